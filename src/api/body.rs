@@ -1,0 +1,63 @@
+//! `JsonBody<T>`: a JSON request body. The content type (415) and size (413) are checked while
+//! the handler's arguments are built; decoding is held in an `Input` for the service to report
+//! after its authorization checks.
+
+use poem::{Request, RequestBody, error::ReadBodyError};
+use poem_openapi::{
+    impl_apirequest_for_payload,
+    payload::{ParsePayload, Payload},
+    registry::{MetaSchemaRef, Registry},
+    types::Type,
+};
+use serde::de::DeserializeOwned;
+
+use crate::{
+    api::problem::ApiError,
+    service::{Ctx, Input, decode_json},
+};
+
+pub struct JsonBody<T>(pub Input<T>);
+
+impl<T> JsonBody<T> {
+    /// The decoded body, converted to the service's input type.
+    pub fn into_input<U: From<T>>(self) -> Input<U> {
+        self.0.map(U::from)
+    }
+}
+
+impl<T: Type> Payload for JsonBody<T> {
+    const CONTENT_TYPE: &'static str = "application/json";
+
+    fn check_content_type(content_type: &str) -> bool {
+        content_type.parse::<mime::Mime>().is_ok_and(|m| {
+            m.type_() == "application" && (m.subtype() == "json" || m.suffix().is_some_and(|s| s == "json"))
+        })
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        T::schema_ref()
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+}
+
+impl<T: Type + DeserializeOwned + Send> ParsePayload for JsonBody<T> {
+    const IS_REQUIRED: bool = true;
+
+    async fn from_request(request: &Request, body: &mut RequestBody) -> poem::Result<Self> {
+        let limit = request.data::<Ctx>().map_or(1024 * 1024, |ctx| ctx.config.limits.max_body_bytes);
+        let bytes = body
+            .take()?
+            .into_bytes_limit(usize::try_from(limit).unwrap_or(usize::MAX))
+            .await
+            .map_err(|err| match err {
+                ReadBodyError::PayloadTooLarge => ApiError::payload_too_large(limit),
+                other => ApiError::from(crate::error::Error::InvalidJson(other.to_string())),
+            })?;
+        Ok(JsonBody(Input::new(decode_json(&bytes))))
+    }
+}
+
+impl_apirequest_for_payload!(JsonBody<T>, T: Type + DeserializeOwned + Send);

@@ -1,0 +1,100 @@
+//! The HTTP application: the REST API with its OpenAPI document and Swagger UI, static files,
+//! and the middleware every request passes (request id, body limit, problem+json, access log).
+
+use std::{sync::Arc, time::Instant};
+
+use poem::{
+    Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server,
+    endpoint::EmbeddedFilesEndpoint,
+    http::{HeaderValue, header},
+    listener::TcpAcceptor,
+};
+use poem_openapi::OpenApiService;
+
+use crate::{
+    api::{
+        self,
+        problem::{ApiError, REQUEST_ID},
+    },
+    service::Ctx,
+};
+
+/// Files under static/, compiled into the binary.
+#[derive(rust_embed::RustEmbed)]
+#[folder = "static/"]
+pub struct Assets;
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The OpenAPI service describing every REST operation.
+pub fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
+    OpenApiService::new(api::all(), "Shipbase", VERSION)
+        .description("Self-hosted shipping management: organizations, carriers, shipments, orders and webhooks.")
+}
+
+/// The whole application as one endpoint.
+pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
+    let api = openapi();
+    let spec = api.spec_endpoint();
+    let docs = api.swagger_ui();
+    let max_body = ctx.config.limits.max_body_bytes;
+    Route::new()
+        .at("/openapi.json", spec)
+        .nest("/docs", docs)
+        .nest("/static", EmbeddedFilesEndpoint::<Assets>::new())
+        .nest("/", api)
+        .data(ctx)
+        .around(move |ep, req| handle(ep, req, max_body))
+        .map_to_response()
+}
+
+/// Serves `ctx` on `listener` until `shutdown` resolves, then lets in-flight requests finish.
+pub async fn serve(
+    ctx: Ctx,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send,
+) -> std::io::Result<()> {
+    let grace = std::time::Duration::from_secs(ctx.config.server.shutdown_grace_seconds);
+    let app = build(ctx);
+    Server::new_with_acceptor(TcpAcceptor::from_tokio(listener)?)
+        .idle_timeout(std::time::Duration::from_secs(60))
+        .run_with_graceful_shutdown(app, shutdown, Some(grace))
+        .await
+}
+
+async fn handle<E: Endpoint>(ep: Arc<E>, req: Request, max_body: u64) -> poem::Result<Response> {
+    let started = Instant::now();
+    let request_id = ulid::Ulid::new().to_string();
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let mut response = REQUEST_ID
+        .scope(request_id.clone(), async move {
+            if declared.is_some_and(|len| len > max_body) {
+                return ApiError::payload_too_large(max_body).into_response();
+            }
+            match ep.call(req).await {
+                Ok(output) => output.into_response(),
+                Err(err) => ApiError::from_poem(err).into_response(),
+            }
+        })
+        .await;
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(&request_id) {
+        headers.insert("x-request-id", value);
+    }
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    tracing::info!(
+        %method,
+        path,
+        status = response.status().as_u16(),
+        latency_ms = started.elapsed().as_secs_f64() * 1000.0,
+        request_id,
+        "request"
+    );
+    Ok(response)
+}

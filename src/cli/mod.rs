@@ -1,0 +1,125 @@
+//! The command line: `shipbase <noun> <verb>`, one file per noun. Exit status 0 on success,
+//! 2 on bad usage (clap), 1 on any other failure with one line on stderr.
+
+use std::{path::PathBuf, process::ExitCode};
+
+use clap::{Parser, Subcommand};
+
+use crate::{
+    config::{Config, Overrides},
+    error::Error,
+    service::Ctx,
+};
+
+mod backup;
+mod config_cmd;
+mod migrate;
+mod org;
+mod serve;
+mod staff;
+mod token;
+mod user;
+
+/// Self-hosted shipping management in one binary.
+#[derive(Parser)]
+#[command(name = "shipbase", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Configuration file (TOML).
+    #[arg(long, global = true, env = "SHIPBASE_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Data directory holding shipbase.db (overrides storage.data_dir).
+    #[arg(long, global = true, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the HTTP server.
+    Serve(serve::Args),
+    /// Manage organizations.
+    #[command(subcommand)]
+    Org(org::Command),
+    /// Manage API tokens.
+    #[command(subcommand)]
+    Token(token::Command),
+    /// Manage users.
+    #[command(subcommand)]
+    User(user::Command),
+    /// Manage instance staff.
+    #[command(subcommand)]
+    Staff(staff::Command),
+    /// Write a consistent copy of the database to FILE (safe while the server runs).
+    Backup(backup::Args),
+    /// Apply pending database migrations.
+    Migrate,
+    /// Check or print configuration.
+    #[command(subcommand)]
+    Config(config_cmd::Command),
+}
+
+/// Parses the command line and runs it.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let overrides = Overrides { data_dir: cli.data_dir.clone(), ..Overrides::default() };
+    match cli.command {
+        Command::Serve(args) => serve::run(cli.config.as_deref(), overrides, args),
+        Command::Config(cmd) => config_cmd::run(cli.config.as_deref(), &overrides, cmd),
+        Command::Migrate => migrate::run(&load(cli.config.as_deref(), &overrides)?),
+        command => {
+            let config = load(cli.config.as_deref(), &overrides)?;
+            block_on(async move {
+                let ctx = Ctx::open(config).map_err(describe)?;
+                match command {
+                    Command::Org(cmd) => org::run(&ctx, cmd).await,
+                    Command::Token(cmd) => token::run(&ctx, cmd).await,
+                    Command::User(cmd) => user::run(&ctx, cmd).await,
+                    Command::Staff(cmd) => staff::run(&ctx, cmd).await,
+                    Command::Backup(args) => backup::run(&ctx, args).await,
+                    Command::Serve(_) | Command::Config(_) | Command::Migrate => Ok(()),
+                }
+            })
+        }
+    }
+}
+
+/// The configuration every command reads (DESIGN §14).
+fn load(file: Option<&std::path::Path>, overrides: &Overrides) -> Result<Config, String> {
+    Config::load(file, std::env::vars(), overrides)
+}
+
+fn block_on<F: Future<Output = Result<(), String>>>(future: F) -> Result<(), String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?
+        .block_on(future)
+}
+
+/// One line for a domain error, in the CLI's words.
+fn describe(err: Error) -> String {
+    match err {
+        Error::Validation(errors) => {
+            errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ")
+        }
+        Error::NotFound => "not found".into(),
+        Error::Internal(message) => message,
+        other => other.to_string(),
+    }
+}
+
+/// Prints a value as pretty JSON.
+fn print_json(value: &serde_json::Value) {
+    println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
+}

@@ -1,0 +1,63 @@
+//! `shipbase org create`: an organization, its owner, and the owner's first API token.
+
+use poem_openapi::types::ToJSON;
+
+use crate::{
+    api::orgs::{OrgOut, UserOut},
+    model::scope::ScopeSet,
+    service::{
+        Actor, Ctx, Input,
+        api_tokens::{self, NewToken},
+        orgs::{self, NewOrg},
+    },
+};
+
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Create an organization with its owner and an owner API token (read:all write:all).
+    Create {
+        #[arg(long)]
+        name: String,
+        /// Unique; lower-case letters, digits and dashes.
+        #[arg(long)]
+        slug: String,
+        /// E-mail of the owner (created when new).
+        #[arg(long)]
+        email: String,
+        /// Name of the owner.
+        #[arg(long)]
+        user_name: String,
+        /// Plan from the configuration (default: default).
+        #[arg(long)]
+        plan: Option<String>,
+        /// Print {"org", "user", "token"} as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
+    let Command::Create { name, slug, email, user_name, plan, json } = command;
+    let admin = Actor::admin();
+    let new = NewOrg { name, slug, description: None, creator_email: email, creator_name: user_name, plan };
+    let created = orgs::create(ctx, &admin, Input::ok(new)).await.map_err(super::describe)?;
+    let token = NewToken {
+        name: "Owner token".into(),
+        scopes: ScopeSet::everything().to_strings(),
+        expires_at: None,
+    };
+    let token = api_tokens::create(ctx, &admin, &created.org.id, Input::ok(token)).await.map_err(super::describe)?;
+    if json {
+        super::print_json(&serde_json::json!({
+            "org": OrgOut::from(created.org).to_json(),
+            "user": UserOut::from(created.user).to_json(),
+            "token": token.token,
+        }));
+    } else {
+        println!("organization {} ({}) created", created.org.slug, created.org.id);
+        println!("owner        {} ({})", created.user.email, created.user.id);
+        println!("API token    {}", token.token);
+        println!("The token is shown only now; keep it somewhere safe.");
+    }
+    Ok(())
+}

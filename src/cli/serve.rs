@@ -1,0 +1,78 @@
+//! `shipbase serve`: the HTTP server, until SIGINT or SIGTERM.
+
+use std::path::Path;
+
+use tracing_subscriber::EnvFilter;
+
+use crate::{
+    app,
+    config::{Config, Overrides},
+    service::Ctx,
+};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Address to listen on (overrides server.listen).
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
+    /// Public URL of the server (overrides server.base_url).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+}
+
+pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<(), String> {
+    overrides.listen = args.listen;
+    overrides.base_url = args.base_url;
+    let config = super::load(file, &overrides)?;
+    init_logging(&config);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(async move {
+        let listen = config.server.listen.clone();
+        let base_url = config.base_url();
+        let data_dir = config.storage.data_dir.display().to_string();
+        let ctx = Ctx::open(config).map_err(super::describe)?;
+        let listener =
+            tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+        tracing::info!(listen, base_url, data_dir, version = app::VERSION, "shipbase is serving");
+        app::serve(ctx, listener, shutdown_signal()).await.map_err(|e| format!("server failed: {e}"))?;
+        tracing::info!("shut down");
+        Ok(())
+    })
+}
+
+fn init_logging(config: &Config) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log.level));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    if config.log.format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown signal received; finishing in-flight requests");
+}

@@ -1,0 +1,97 @@
+//! `shipbase token create | list | revoke`.
+
+use poem_openapi::types::ToJSON;
+
+use crate::{
+    api::api_tokens::{ApiTokenCreatedOut, ApiTokenOut},
+    model::{scope::ScopeSet, time},
+    service::{
+        Actor, Ctx, Input,
+        api_tokens::{self, NewToken},
+    },
+};
+
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Create an API token; its value is printed once.
+    Create {
+        /// Organization id (org_…).
+        #[arg(long)]
+        org: String,
+        #[arg(long)]
+        name: String,
+        /// Space-separated scopes.
+        #[arg(long, default_value = "read:all write:all")]
+        scopes: String,
+        /// Lifetime such as 90s, 15m, 12h or 30d (default: no expiry).
+        #[arg(long, value_name = "DURATION")]
+        expires_in: Option<String>,
+        /// Print {"token", "apiToken"} as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the API tokens of an organization.
+    List {
+        #[arg(long)]
+        org: String,
+        /// Print an array of ApiToken records as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke an API token at once.
+    Revoke {
+        /// Token id (tok_…).
+        token_id: String,
+    },
+}
+
+pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
+    let admin = Actor::admin();
+    match command {
+        Command::Create { org, name, scopes, expires_in, json } => {
+            let scopes = ScopeSet::parse(&scopes).map_err(|unknown| format!("unknown scopes: {}", unknown.join(", ")))?;
+            let expires_at = match expires_in {
+                None => None,
+                Some(text) => {
+                    let lifetime = time::parse_duration(&text)
+                        .ok_or_else(|| format!("--expires-in {text:?}: use a number and s, m, h or d, e.g. 30d"))?;
+                    Some(time::format(ctx.clock.now() + lifetime))
+                }
+            };
+            let new = NewToken { name, scopes: scopes.to_strings(), expires_at };
+            let created = api_tokens::create(ctx, &admin, &org, Input::ok(new)).await.map_err(super::describe)?;
+            if json {
+                super::print_json(&ApiTokenCreatedOut::from(created).to_json().unwrap_or_default());
+            } else {
+                println!("{}  {}  {}", created.record.id, created.record.name, created.record.scopes);
+                println!("{}", created.token);
+                println!("The token is shown only now; keep it somewhere safe.");
+            }
+        }
+        Command::List { org, json } => {
+            let mut tokens = Vec::new();
+            for page in 1.. {
+                let paged = api_tokens::list(ctx, &admin, &org, Some(page), Some(100)).await.map_err(super::describe)?;
+                let done = u64::try_from(page * 100).unwrap_or(u64::MAX) >= paged.total;
+                tokens.extend(paged.items);
+                if done {
+                    break;
+                }
+            }
+            if json {
+                let records: Vec<_> = tokens.into_iter().filter_map(|t| ApiTokenOut::from(t).to_json()).collect();
+                super::print_json(&serde_json::Value::Array(records));
+            } else {
+                for t in tokens {
+                    let used = t.last_used_at.as_deref().unwrap_or("never used");
+                    println!("{}  {}  {}  {}  {}", t.id, t.token_prefix, t.name, t.scopes, used);
+                }
+            }
+        }
+        Command::Revoke { token_id } => {
+            api_tokens::revoke_by_id(ctx, &admin, &token_id).await.map_err(super::describe)?;
+            println!("revoked {token_id}");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! The one domain error. It knows nothing of HTTP: the REST edge maps it to problem+json
+//! (api::problem), the MCP edge to an `isError` tool result.
+
+/// One invalid field of a request, named as the client wrote it (`parcels[0].weight`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The request body or a parameter violates a constraint.
+    #[error("request is invalid")]
+    Validation(Vec<FieldError>),
+    /// The body is not JSON at all.
+    #[error("body is not valid JSON: {0}")]
+    InvalidJson(String),
+    /// No, bad, expired or revoked credential.
+    #[error("authentication required")]
+    Unauthenticated,
+    /// The credential lacks a scope; carries the scope that is needed.
+    #[error("this request needs the scope {0}")]
+    InsufficientScope(String),
+    /// Missing, or belongs to another organization.
+    #[error("not found")]
+    NotFound,
+    /// A uniqueness rule would be broken (duplicate slug, e-mail, …).
+    #[error("{0}")]
+    Conflict(String),
+    /// The resource is not in a state that allows the operation.
+    #[error("{0}")]
+    InvalidState(String),
+    /// A plan limit would be exceeded.
+    #[error("{0}")]
+    PlanLimitReached(String),
+    /// Too many requests for one credential; retry after the given seconds.
+    #[error("rate limit exceeded")]
+    RateLimited { retry_after_secs: u64 },
+    /// Anything unexpected. The message is logged, never shown to clients.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl Error {
+    /// A validation error on one field.
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::Validation(vec![FieldError { field: field.into(), message: message.into() }])
+    }
+
+    pub fn internal(err: impl std::fmt::Display) -> Error {
+        Error::Internal(err.to_string())
+    }
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(err: rusqlite::Error) -> Error {
+        match err {
+            rusqlite::Error::QueryReturnedNoRows => Error::NotFound,
+            other => Error::Internal(format!("sqlite: {other}")),
+        }
+    }
+}
+
+impl From<r2d2::Error> for Error {
+    fn from(err: r2d2::Error) -> Error {
+        Error::Internal(format!("connection pool: {err}"))
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

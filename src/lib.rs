@@ -1,0 +1,18 @@
+//! Shipbase: self-hosted shipping management in one binary.
+
+/// REST API: poem-openapi operations, problem+json, authentication.
+pub mod api;
+/// The HTTP application: routes, middleware, server.
+pub mod app;
+/// The command line.
+pub mod cli;
+/// Configuration: defaults, file, environment, flags.
+pub mod config;
+/// The domain error.
+pub mod error;
+/// Plain types and rules, no I/O.
+pub mod model;
+/// Operations, each taking an Actor.
+pub mod service;
+/// SQLite access.
+pub mod store;

@@ -1,0 +1,40 @@
+//! Identifiers are `<kind>_<ULID>` (DESIGN §3): sortable, opaque to clients.
+
+pub const ORG: &str = "org";
+pub const USER: &str = "usr";
+pub const API_TOKEN: &str = "tok";
+
+/// A fresh identifier of the given kind, e.g. `org_01J…`.
+pub fn new(kind: &str) -> String {
+    format!("{kind}_{}", ulid::Ulid::new())
+}
+
+/// Whether `value` is an identifier of `kind` (prefix and a valid ULID).
+pub fn is_valid(kind: &str, value: &str) -> bool {
+    value
+        .strip_prefix(kind)
+        .and_then(|rest| rest.strip_prefix('_'))
+        .is_some_and(|ulid| ulid.len() == 26 && ulid::Ulid::from_string(ulid).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_ids_carry_their_kind_and_a_ulid() {
+        let id = new(ORG);
+        assert!(id.starts_with("org_"));
+        assert_eq!(id.len(), 30);
+        assert!(is_valid(ORG, &id));
+        assert!(!is_valid(USER, &id));
+    }
+
+    #[test]
+    fn malformed_ids_are_not_valid() {
+        assert!(!is_valid(ORG, "org_"));
+        assert!(!is_valid(ORG, "org_123"));
+        assert!(!is_valid(ORG, "org01ARZ3NDEKTSV4RRFFQ69G5FAV"));
+        assert!(is_valid(ORG, "org_01ARZ3NDEKTSV4RRFFQ69G5FAV"));
+    }
+}

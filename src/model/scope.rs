@@ -1,0 +1,246 @@
+//! Scopes (DESIGN §4): `read:<r>` and `write:<r>` per resource, plus `read:all` and `write:all`.
+//! `write:<r>` implies `read:<r>`; `read:all` grants every read, `write:all` everything.
+
+use std::fmt;
+
+/// The resources a scope can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Resource {
+    Orgs,
+    Shipments,
+    Orders,
+    OrderChannels,
+    Carriers,
+    SenderAddresses,
+    ShippingRules,
+    Webhooks,
+    ApiTokens,
+    Billing,
+}
+
+impl Resource {
+    pub const ALL: [Resource; 10] = [
+        Resource::Orgs,
+        Resource::Shipments,
+        Resource::Orders,
+        Resource::OrderChannels,
+        Resource::Carriers,
+        Resource::SenderAddresses,
+        Resource::ShippingRules,
+        Resource::Webhooks,
+        Resource::ApiTokens,
+        Resource::Billing,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Resource::Orgs => "orgs",
+            Resource::Shipments => "shipments",
+            Resource::Orders => "orders",
+            Resource::OrderChannels => "order_channels",
+            Resource::Carriers => "carriers",
+            Resource::SenderAddresses => "sender_addresses",
+            Resource::ShippingRules => "shipping_rules",
+            Resource::Webhooks => "webhooks",
+            Resource::ApiTokens => "api_tokens",
+            Resource::Billing => "billing",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Resource> {
+        Resource::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+/// Read or write access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// One scope: an access level on one resource, or on all of them (`resource: None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Scope {
+    pub access: Access,
+    pub resource: Option<Resource>,
+}
+
+impl Scope {
+    pub const READ_ALL: Scope = Scope { access: Access::Read, resource: None };
+    pub const WRITE_ALL: Scope = Scope { access: Access::Write, resource: None };
+
+    pub const fn read(resource: Resource) -> Scope {
+        Scope { access: Access::Read, resource: Some(resource) }
+    }
+
+    pub const fn write(resource: Resource) -> Scope {
+        Scope { access: Access::Write, resource: Some(resource) }
+    }
+
+    /// Parses `read:shipments`, `write:all`, …
+    pub fn parse(text: &str) -> Option<Scope> {
+        let (access, resource) = text.split_once(':')?;
+        let access = match access {
+            "read" => Access::Read,
+            "write" => Access::Write,
+            _ => return None,
+        };
+        let resource = match resource {
+            "all" => None,
+            name => Some(Resource::from_name(name)?),
+        };
+        Some(Scope { access, resource })
+    }
+
+    /// Whether holding `self` grants `wanted`.
+    pub fn grants(self, wanted: Scope) -> bool {
+        let access_ok = self.access == Access::Write || wanted.access == Access::Read;
+        let resource_ok = self.resource.is_none() || self.resource == wanted.resource;
+        access_ok && resource_ok
+    }
+
+    /// Every scope a client can ask for, per-resource first, then the two `all` scopes.
+    pub fn catalogue() -> Vec<Scope> {
+        let mut all: Vec<Scope> = Resource::ALL
+            .into_iter()
+            .flat_map(|r| [Scope::read(r), Scope::write(r)])
+            .collect();
+        all.extend([Scope::READ_ALL, Scope::WRITE_ALL]);
+        all
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let access = match self.access {
+            Access::Read => "read",
+            Access::Write => "write",
+        };
+        write!(f, "{access}:{}", self.resource.map_or("all", Resource::name))
+    }
+}
+
+/// The scopes a credential holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScopeSet(Vec<Scope>);
+
+impl ScopeSet {
+    /// Sorted and without duplicates.
+    pub fn new(mut scopes: Vec<Scope>) -> ScopeSet {
+        scopes.sort();
+        scopes.dedup();
+        ScopeSet(scopes)
+    }
+
+    pub fn everything() -> ScopeSet {
+        ScopeSet::new(vec![Scope::READ_ALL, Scope::WRITE_ALL])
+    }
+
+    /// Parses a space- or comma-separated list; returns the unknown entries on failure.
+    pub fn parse(text: &str) -> Result<ScopeSet, Vec<String>> {
+        Self::parse_all(text.split([' ', ',']).filter(|s| !s.is_empty()))
+    }
+
+    pub fn parse_all<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<ScopeSet, Vec<String>> {
+        let mut scopes = Vec::new();
+        let mut unknown = Vec::new();
+        for item in items {
+            match Scope::parse(item) {
+                Some(scope) => scopes.push(scope),
+                None => unknown.push(item.to_string()),
+            }
+        }
+        if unknown.is_empty() { Ok(ScopeSet::new(scopes)) } else { Err(unknown) }
+    }
+
+    pub fn grants(&self, wanted: Scope) -> bool {
+        self.0.iter().any(|held| held.grants(wanted))
+    }
+
+    /// Whether every scope of `other` is granted by this set (no widening).
+    pub fn covers(&self, other: &ScopeSet) -> bool {
+        other.0.iter().all(|wanted| match wanted.resource {
+            Some(_) => self.grants(*wanted),
+            None => self.0.iter().any(|held| held.resource.is_none() && held.grants(*wanted)),
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Scope> + '_ {
+        self.0.iter().copied()
+    }
+
+    pub fn to_strings(&self) -> Vec<String> {
+        self.0.iter().map(Scope::to_string).collect()
+    }
+}
+
+impl fmt::Display for ScopeSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_strings().join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(text: &str) -> ScopeSet {
+        ScopeSet::parse(text).unwrap_or_default()
+    }
+
+    #[test]
+    fn every_catalogue_scope_round_trips() {
+        for scope in Scope::catalogue() {
+            assert_eq!(Scope::parse(&scope.to_string()), Some(scope));
+        }
+        assert_eq!(Scope::catalogue().len(), 22);
+    }
+
+    #[test]
+    fn unknown_scopes_are_reported() {
+        assert_eq!(ScopeSet::parse("read:shipments fly:away read:nothing"), Err(vec![
+            "fly:away".to_string(),
+            "read:nothing".to_string()
+        ]));
+    }
+
+    #[test]
+    fn write_implies_read_of_the_same_resource_only() {
+        let s = set("write:shipments");
+        assert!(s.grants(Scope::read(Resource::Shipments)));
+        assert!(s.grants(Scope::write(Resource::Shipments)));
+        assert!(!s.grants(Scope::read(Resource::Carriers)));
+    }
+
+    #[test]
+    fn read_all_grants_every_read_and_no_write() {
+        let s = set("read:all");
+        for r in Resource::ALL {
+            assert!(s.grants(Scope::read(r)));
+            assert!(!s.grants(Scope::write(r)));
+        }
+    }
+
+    #[test]
+    fn write_all_grants_everything() {
+        let s = set("write:all");
+        for scope in Scope::catalogue() {
+            assert!(s.grants(scope), "{scope}");
+        }
+    }
+
+    #[test]
+    fn covers_never_widens() {
+        assert!(set("read:all write:all").covers(&set("write:orders read:all")));
+        assert!(set("write:orders").covers(&set("read:orders")));
+        assert!(!set("write:orders").covers(&set("read:all")));
+        assert!(!set("read:all").covers(&set("write:orders")));
+        assert!(!set("read:all").covers(&set("write:all")));
+        assert!(set("write:all").covers(&set("read:all")));
+    }
+}

@@ -1,0 +1,84 @@
+//! Field-level validation. A `Violations` collects every problem of a request so that the client
+//! learns all of them at once; field names are the API's (camelCase, dotted paths).
+
+use crate::error::{Error, FieldError};
+
+#[derive(Debug, Default)]
+pub struct Violations(Vec<FieldError>);
+
+impl Violations {
+    pub fn new() -> Violations {
+        Violations::default()
+    }
+
+    pub fn add(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.0.push(FieldError { field: field.into(), message: message.into() });
+    }
+
+    /// A string whose length in characters lies in `min..=max`.
+    pub fn length(&mut self, field: &str, value: &str, min: usize, max: usize) {
+        let len = value.chars().count();
+        if len < min {
+            if min == 1 {
+                self.add(field, "must not be empty");
+            } else {
+                self.add(field, format!("must be at least {min} characters long"));
+            }
+        } else if len > max {
+            self.add(field, format!("must be at most {max} characters long"));
+        }
+    }
+
+    pub fn email(&mut self, field: &str, value: &str) {
+        if !is_email(value) {
+            self.add(field, "must be an e-mail address");
+        }
+    }
+
+    pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&str]) {
+        if !allowed.contains(&value) {
+            self.add(field, format!("must be one of {}", allowed.join(", ")));
+        }
+    }
+
+    /// `Ok(())` when nothing was found, else `Error::Validation` listing every violation.
+    pub fn finish(self) -> Result<(), Error> {
+        if self.0.is_empty() { Ok(()) } else { Err(Error::Validation(self.0)) }
+    }
+}
+
+/// An e-mail address as RFC 5322 allows it, with a dotted domain (what users mean by one).
+pub fn is_email(value: &str) -> bool {
+    value.parse::<email_address::EmailAddress>().is_ok_and(|addr| addr.domain().contains('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_need_a_local_part_and_a_dotted_domain() {
+        assert!(is_email("warehouse@example.com"));
+        assert!(is_email("first.last+tag@sub.example.co.uk"));
+        for bad in ["", "not-an-email", "warehouse.example.com", "@example.com", "a@b", "a@@b.com"] {
+            assert!(!is_email(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn length_counts_characters_not_bytes() {
+        let mut v = Violations::new();
+        v.length("name", "øøø", 1, 3);
+        assert!(v.finish().is_ok());
+        let mut v = Violations::new();
+        v.length("name", "", 1, 3);
+        v.length("slug", "abcd", 1, 3);
+        match v.finish() {
+            Err(Error::Validation(errors)) => {
+                let fields: Vec<_> = errors.iter().map(|e| e.field.as_str()).collect();
+                assert_eq!(fields, ["name", "slug"]);
+            }
+            other => panic!("expected validation errors, got {other:?}"),
+        }
+    }
+}

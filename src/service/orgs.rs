@@ -1,0 +1,205 @@
+//! Organizations: creation with their first user (the owner), reading and updating.
+
+use crate::{
+    error::{Error, Result},
+    model::{
+        country, ids,
+        org::{self, Org, User},
+        scope::{Resource, Scope},
+        validate::{Violations, is_email},
+    },
+    service::{Actor, Ctx, Input, users},
+    store,
+};
+
+/// POST /orgs (SPEC §4 row 2) and `shipbase org create`.
+pub struct NewOrg {
+    pub name: String,
+    pub slug: String,
+    pub description: Option<String>,
+    pub creator_email: String,
+    pub creator_name: String,
+    /// A plan of the config; `default` when absent.
+    pub plan: Option<String>,
+}
+
+pub struct CreatedOrg {
+    pub org: Org,
+    pub user: User,
+}
+
+/// Creates an organization and makes the creator (found or created by e-mail) its owner.
+/// Allowed to the administrator, instance staff, and anyone while `signup.open` is true.
+pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<CreatedOrg> {
+    if !(actor.is_admin() || actor.staff || ctx.config.signup.open) {
+        return Err(match actor.principal {
+            crate::service::actor::Principal::Anonymous => Error::Unauthenticated,
+            _ => Error::InsufficientScope("staff".into()),
+        });
+    }
+    let input = input.get()?;
+    let mut errors = Violations::new();
+    errors.length("name", &input.name, 1, 200);
+    check_slug(&mut errors, &input.slug);
+    if let Some(description) = &input.description {
+        errors.length("description", description, 0, 2000);
+    }
+    errors.email("creatorEmail", &input.creator_email);
+    errors.length("creatorName", &input.creator_name, 1, 200);
+    let plan = input.plan.unwrap_or_else(|| "default".into());
+    if !ctx.config.plans.contains_key(&plan) {
+        errors.add("plan", format!("no plan named {plan:?} in the configuration"));
+    }
+    errors.finish()?;
+    let now = ctx.now();
+    let org = Org {
+        id: ids::new(ids::ORG),
+        name: input.name,
+        slug: input.slug,
+        description: input.description,
+        currency: org::DEFAULT_CURRENCY.into(),
+        vat_number: None,
+        billing_email: None,
+        company_name: None,
+        address_line1: None,
+        address_line2: None,
+        city: None,
+        postal_code: None,
+        country: None,
+        overage_enabled: false,
+        plan,
+        created_at: now.clone(),
+        updated_at: now.clone(),
+    };
+    let (email, name) = (input.creator_email, input.creator_name);
+    ctx.db
+        .write(move |tx| {
+            if store::orgs::slug_taken(tx, &org.slug, None)? {
+                return Err(slug_conflict(&org.slug));
+            }
+            store::orgs::save(tx, &org)?;
+            let user = users::find_or_create(tx, &email, &name, &now)?;
+            store::orgs::add_member(tx, &org.id, &user.id, "owner", None, &now)?;
+            let user = store::users::in_org(tx, &org.id, &user.id)?.ok_or(Error::NotFound)?;
+            Ok(CreatedOrg { org, user })
+        })
+        .await
+}
+
+pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str) -> Result<Org> {
+    actor.authorize(org_id, Scope::read(Resource::Orgs))?;
+    let org_id = org_id.to_string();
+    ctx.db.read(move |c| store::orgs::get(c, &org_id)?.ok_or(Error::NotFound)).await
+}
+
+/// A change to an organization: `None` keeps a field; for nullable fields `Some(None)` clears it.
+#[derive(Default)]
+pub struct OrgPatch {
+    pub name: Option<String>,
+    pub slug: Option<String>,
+    pub description: Option<Option<String>>,
+    pub currency: Option<String>,
+    pub vat_number: Option<Option<String>>,
+    pub overage_enabled: Option<bool>,
+    pub billing_email: Option<Option<String>>,
+    pub company_name: Option<Option<String>>,
+    pub address_line1: Option<Option<String>>,
+    pub address_line2: Option<Option<String>>,
+    pub city: Option<Option<String>>,
+    pub postal_code: Option<Option<String>>,
+    pub country: Option<Option<String>>,
+}
+
+pub async fn update(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<OrgPatch>) -> Result<Org> {
+    actor.authorize(org_id, Scope::write(Resource::Orgs))?;
+    let patch = input.get()?;
+    validate_patch(&patch)?;
+    let (org_id, now) = (org_id.to_string(), ctx.now());
+    ctx.db
+        .write(move |tx| {
+            let mut org = store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
+            if let Some(slug) = &patch.slug
+                && store::orgs::slug_taken(tx, slug, Some(&org_id))?
+            {
+                return Err(slug_conflict(slug));
+            }
+            apply(&mut org, patch);
+            org.updated_at = now;
+            store::orgs::save(tx, &org)?;
+            Ok(org)
+        })
+        .await
+}
+
+fn validate_patch(patch: &OrgPatch) -> Result<()> {
+    let mut errors = Violations::new();
+    if let Some(name) = &patch.name {
+        errors.length("name", name, 1, 200);
+    }
+    if let Some(slug) = &patch.slug {
+        check_slug(&mut errors, slug);
+    }
+    if let Some(currency) = &patch.currency {
+        errors.one_of("currency", currency, &org::CURRENCIES);
+    }
+    if let Some(Some(email)) = &patch.billing_email
+        && !is_email(email)
+    {
+        errors.add("billingEmail", "must be an e-mail address");
+    }
+    if let Some(Some(code)) = &patch.country
+        && !country::is_alpha2(code)
+    {
+        errors.add("country", "must be an ISO 3166-1 alpha-2 code such as DK");
+    }
+    let texts = [
+        ("description", &patch.description, 2000),
+        ("vatNumber", &patch.vat_number, 50),
+        ("companyName", &patch.company_name, 200),
+        ("addressLine1", &patch.address_line1, 200),
+        ("addressLine2", &patch.address_line2, 200),
+        ("city", &patch.city, 100),
+        ("postalCode", &patch.postal_code, 20),
+    ];
+    for (field, value, max) in texts {
+        if let Some(Some(text)) = value {
+            errors.length(field, text, 0, max);
+        }
+    }
+    errors.finish()
+}
+
+fn apply(org: &mut Org, patch: OrgPatch) {
+    fn set<T>(field: &mut T, value: Option<T>) {
+        if let Some(value) = value {
+            *field = value;
+        }
+    }
+    set(&mut org.name, patch.name);
+    set(&mut org.slug, patch.slug);
+    set(&mut org.description, patch.description);
+    set(&mut org.currency, patch.currency);
+    set(&mut org.vat_number, patch.vat_number);
+    set(&mut org.overage_enabled, patch.overage_enabled);
+    set(&mut org.billing_email, patch.billing_email);
+    set(&mut org.company_name, patch.company_name);
+    set(&mut org.address_line1, patch.address_line1);
+    set(&mut org.address_line2, patch.address_line2);
+    set(&mut org.city, patch.city);
+    set(&mut org.postal_code, patch.postal_code);
+    set(&mut org.country, patch.country);
+}
+
+fn check_slug(errors: &mut Violations, slug: &str) {
+    if slug.is_empty() {
+        errors.add("slug", "must not be empty");
+    } else if !org::is_slug(slug) {
+        errors.add("slug", "may contain only a-z, 0-9 and -");
+    } else if slug.len() > 100 {
+        errors.add("slug", "must be at most 100 characters long");
+    }
+}
+
+fn slug_conflict(slug: &str) -> Error {
+    Error::Conflict(format!("the slug {slug:?} is already taken"))
+}

@@ -1,0 +1,111 @@
+//! `api_tokens`: stored by SHA-256 hash, listed per organization.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::{
+    error::{Error, Result},
+    model::{
+        org::{ApiToken, UserRef},
+        scope::ScopeSet,
+    },
+    store::{PageQuery, Paged},
+};
+
+const SELECT: &str = "SELECT t.id, t.org_id, t.name, t.token_prefix, t.scopes, t.created_by, u.name, u.email,
+        t.expires_at, t.last_used_at, t.created_at
+    FROM api_tokens t JOIN users u ON u.id = t.created_by";
+
+fn from_row(row: &Row) -> rusqlite::Result<ApiToken> {
+    let scopes: String = row.get(4)?;
+    Ok(ApiToken {
+        id: row.get(0)?,
+        org_id: row.get(1)?,
+        name: row.get(2)?,
+        token_prefix: row.get(3)?,
+        scopes: ScopeSet::parse(&scopes).unwrap_or_default(),
+        created_by: UserRef { id: row.get(5)?, name: row.get(6)?, email: row.get(7)? },
+        expires_at: row.get(8)?,
+        last_used_at: row.get(9)?,
+        created_at: row.get(10)?,
+    })
+}
+
+pub fn insert(conn: &Connection, token: &ApiToken, hash: &[u8]) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO api_tokens (id, org_id, name, token_hash, token_prefix, scopes, created_by, expires_at, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        token.id,
+        token.org_id,
+        token.name,
+        hash,
+        token.token_prefix,
+        token.scopes.to_string(),
+        token.created_by.id,
+        token.expires_at,
+        token.created_at
+    ])?;
+    Ok(())
+}
+
+pub fn get(conn: &Connection, org_id: &str, token_id: &str) -> Result<Option<ApiToken>> {
+    Ok(conn
+        .prepare_cached(&format!("{SELECT} WHERE t.org_id = ?1 AND t.id = ?2"))?
+        .query_row([org_id, token_id], from_row)
+        .optional()?)
+}
+
+/// The token with this hash and its stored hash, for authentication (any organization).
+pub fn by_hash(conn: &Connection, hash: &[u8]) -> Result<Option<(ApiToken, Vec<u8>)>> {
+    Ok(conn
+        .prepare_cached(&format!("{SELECT_WITH_HASH} WHERE t.token_hash = ?1"))?
+        .query_row([hash], |r| Ok((from_row(r)?, r.get(11)?)))
+        .optional()?)
+}
+
+const SELECT_WITH_HASH: &str = "SELECT t.id, t.org_id, t.name, t.token_prefix, t.scopes, t.created_by, u.name, u.email,
+        t.expires_at, t.last_used_at, t.created_at, t.token_hash
+    FROM api_tokens t JOIN users u ON u.id = t.created_by";
+
+/// The organization a token belongs to, for admin commands that name only the token.
+pub fn org_of(conn: &Connection, token_id: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT org_id FROM api_tokens WHERE id = ?1")?
+        .query_row([token_id], |r| r.get(0))
+        .optional()?)
+}
+
+pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<ApiToken>> {
+    let total: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM api_tokens WHERE org_id = ?1")?
+        .query_row([org_id], |r| r.get(0))?;
+    let total = u64::try_from(total).unwrap_or(0);
+    let items = conn
+        .prepare_cached(&format!(
+            "{SELECT} WHERE t.org_id = ?1 ORDER BY t.created_at DESC, t.id DESC LIMIT ?2 OFFSET ?3"
+        ))?
+        .query_map(params![org_id, page.limit, page.offset()], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Paged { items, total, query: page })
+}
+
+pub fn rename(conn: &Connection, org_id: &str, token_id: &str, name: &str) -> Result<()> {
+    let changed = conn
+        .prepare_cached("UPDATE api_tokens SET name = ?3 WHERE org_id = ?1 AND id = ?2")?
+        .execute(params![org_id, token_id, name])?;
+    if changed == 0 { Err(Error::NotFound) } else { Ok(()) }
+}
+
+pub fn delete(conn: &Connection, org_id: &str, token_id: &str) -> Result<()> {
+    let changed = conn
+        .prepare_cached("DELETE FROM api_tokens WHERE org_id = ?1 AND id = ?2")?
+        .execute(params![org_id, token_id])?;
+    if changed == 0 { Err(Error::NotFound) } else { Ok(()) }
+}
+
+pub fn touch(conn: &Connection, org_id: &str, token_id: &str, now: &str) -> Result<()> {
+    conn.prepare_cached("UPDATE api_tokens SET last_used_at = ?3 WHERE org_id = ?1 AND id = ?2")?
+        .execute(params![org_id, token_id, now])?;
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! The only SQL in the program: one writer connection and a pool of readers over one SQLite file
+//! in WAL mode. Async callers reach it through `spawn_blocking`, never on a tokio worker.
+//! Every org-owned query takes the org id first.
+
+use std::path::Path;
+
+use r2d2::{Pool, PooledConnection};
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+
+use crate::error::{Error, Result};
+
+pub mod api_tokens;
+pub mod orgs;
+pub mod users;
+
+mod embedded {
+    refinery::embed_migrations!("migrations");
+}
+
+/// Handles to the database: cheap to clone.
+#[derive(Clone)]
+pub struct Db {
+    writer: Pool<SqliteConnectionManager>,
+    readers: Pool<SqliteConnectionManager>,
+}
+
+/// A write transaction (`BEGIN IMMEDIATE`). Every write of the program passes through
+/// `Db::write`, the one place where events and usage counts hook in.
+pub struct Tx<'c> {
+    tx: Transaction<'c>,
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        &self.tx
+    }
+}
+
+impl Db {
+    /// Opens (creating when missing) `path`, applies pending migrations, and builds the pools.
+    pub fn open(path: &Path, synchronous: &str, read_connections: u32) -> Result<Db> {
+        let sync = synchronous.to_ascii_uppercase();
+        let init = move |c: &mut Connection| -> rusqlite::Result<()> {
+            c.execute_batch(&format!(
+                "PRAGMA busy_timeout = 5000;
+                 PRAGMA journal_mode = WAL;
+                 PRAGMA foreign_keys = ON;
+                 PRAGMA synchronous = {sync};
+                 PRAGMA mmap_size = 268435456;"
+            ))
+        };
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let manager = || SqliteConnectionManager::file(path).with_flags(flags).with_init(init.clone());
+        let writer = Pool::builder().max_size(1).build(manager()).map_err(|e| open_error(path, e))?;
+        {
+            let mut conn = writer.get().map_err(|e| open_error(path, e))?;
+            migrate(&mut conn)?;
+        }
+        let readers = Pool::builder().max_size(read_connections).build(manager()).map_err(|e| open_error(path, e))?;
+        Ok(Db { writer, readers })
+    }
+
+    /// Runs `f` on a reader connection on the blocking pool.
+    pub async fn read<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+    {
+        let pool = self.readers.clone();
+        blocking(move || {
+            let conn = pool.get()?;
+            f(&conn)
+        })
+        .await
+    }
+
+    /// Runs `f` in one write transaction; commits when it returns Ok, rolls back otherwise.
+    pub async fn write<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Tx) -> Result<T> + Send + 'static,
+    {
+        let pool = self.writer.clone();
+        blocking(move || {
+            let mut conn: PooledConnection<SqliteConnectionManager> = pool.get()?;
+            let tx = Tx { tx: conn.transaction_with_behavior(TransactionBehavior::Immediate)? };
+            let value = f(&tx)?;
+            tx.tx.commit()?;
+            Ok(value)
+        })
+        .await
+    }
+
+    /// Writes a consistent copy of the live database to `target` (which must not exist).
+    pub async fn backup(&self, target: &Path) -> Result<()> {
+        let target = target.to_string_lossy().into_owned();
+        self.read(move |c| {
+            c.execute("VACUUM INTO ?1", [&target])?;
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// Applies pending migrations; returns the versions applied.
+pub fn migrate(conn: &mut Connection) -> Result<Vec<String>> {
+    let report = embedded::migrations::runner()
+        .run(conn)
+        .map_err(|e| Error::Internal(format!("migration failed: {e}")))?;
+    Ok(report.applied_migrations().iter().map(|m| format!("V{}__{}", m.version(), m.name())).collect())
+}
+
+/// Opens the database file on its own connection and applies pending migrations.
+pub fn migrate_file(path: &Path) -> Result<Vec<String>> {
+    let mut conn = Connection::open(path).map_err(|e| open_error(path, e))?;
+    conn.execute_batch("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;")
+        .map_err(|e| open_error(path, e))?;
+    migrate(&mut conn)
+}
+
+fn open_error(path: &Path, err: impl std::fmt::Display) -> Error {
+    Error::Internal(format!("cannot open database {}: {err}", path.display()))
+}
+
+/// Runs blocking work off the async workers, resuming a panic in the caller.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(result) => result,
+        Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
+        Err(err) => Err(Error::internal(err)),
+    }
+}
+
+/// Whether `err` is a UNIQUE constraint failure.
+pub fn is_unique_violation(err: &rusqlite::Error) -> bool {
+    matches!(err, rusqlite::Error::SqliteFailure(e, _) if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
+}
+
+/// `LIMIT`/`OFFSET` of a page.
+#[derive(Clone, Copy, Debug)]
+pub struct PageQuery {
+    pub page: u32,
+    pub limit: u32,
+}
+
+impl PageQuery {
+    pub fn offset(self) -> i64 {
+        i64::from(self.page - 1) * i64::from(self.limit)
+    }
+}
+
+/// One page of rows, the total count, and the page that was asked for.
+#[derive(Debug)]
+pub struct Paged<T> {
+    pub items: Vec<T>,
+    pub total: u64,
+    pub query: PageQuery,
+}

@@ -1,0 +1,102 @@
+//! `orgs` and `memberships`.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::{error::Result, model::org::Org};
+
+const COLUMNS: &str = "id, name, slug, description, currency, vat_number, billing_email, company_name, \
+    address_line1, address_line2, city, postal_code, country, overage_enabled, plan, created_at, updated_at";
+
+fn from_row(row: &Row) -> rusqlite::Result<Org> {
+    Ok(Org {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        slug: row.get(2)?,
+        description: row.get(3)?,
+        currency: row.get(4)?,
+        vat_number: row.get(5)?,
+        billing_email: row.get(6)?,
+        company_name: row.get(7)?,
+        address_line1: row.get(8)?,
+        address_line2: row.get(9)?,
+        city: row.get(10)?,
+        postal_code: row.get(11)?,
+        country: row.get(12)?,
+        overage_enabled: row.get(13)?,
+        plan: row.get(14)?,
+        created_at: row.get(15)?,
+        updated_at: row.get(16)?,
+    })
+}
+
+pub fn get(conn: &Connection, org_id: &str) -> Result<Option<Org>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM orgs WHERE id = ?1"))?
+        .query_row([org_id], from_row)
+        .optional()?)
+}
+
+pub fn slug_taken(conn: &Connection, slug: &str, except_org: Option<&str>) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM orgs WHERE slug = ?1 AND id IS NOT ?2")?
+        .exists(params![slug, except_org])?)
+}
+
+/// Inserts a new row or replaces the stored one (same id) with `org`.
+pub fn save(conn: &Connection, org: &Org) -> Result<()> {
+    conn.prepare_cached(&format!(
+        "INSERT INTO orgs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, slug = excluded.slug, description = excluded.description,
+           currency = excluded.currency, vat_number = excluded.vat_number, billing_email = excluded.billing_email,
+           company_name = excluded.company_name, address_line1 = excluded.address_line1,
+           address_line2 = excluded.address_line2, city = excluded.city, postal_code = excluded.postal_code,
+           country = excluded.country, overage_enabled = excluded.overage_enabled, plan = excluded.plan,
+           updated_at = excluded.updated_at"
+    ))?
+    .execute(params![
+        org.id,
+        org.name,
+        org.slug,
+        org.description,
+        org.currency,
+        org.vat_number,
+        org.billing_email,
+        org.company_name,
+        org.address_line1,
+        org.address_line2,
+        org.city,
+        org.postal_code,
+        org.country,
+        org.overage_enabled,
+        org.plan,
+        org.created_at,
+        org.updated_at,
+    ])?;
+    Ok(())
+}
+
+pub fn add_member(
+    conn: &Connection,
+    org_id: &str,
+    user_id: &str,
+    role: &str,
+    brand: Option<&str>,
+    now: &str,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO memberships (org_id, user_id, role, brand, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT(org_id, user_id) DO UPDATE SET role = excluded.role, brand = excluded.brand",
+    )?
+    .execute(params![org_id, user_id, role, brand, now])?;
+    Ok(())
+}
+
+/// The first owner of an organization (who CLI-made tokens are attributed to).
+pub fn first_owner(conn: &Connection, org_id: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT user_id FROM memberships WHERE org_id = ?1 AND role = 'owner' ORDER BY created_at, user_id LIMIT 1",
+        )?
+        .query_row([org_id], |r| r.get(0))
+        .optional()?)
+}

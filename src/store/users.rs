@@ -1,0 +1,76 @@
+//! `users`, read alone or through one organization's membership.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::{error::Result, model::org::User};
+
+const COLUMNS: &str = "u.id, u.email, u.name, u.language, u.staff, u.email_verified, u.created_at, u.updated_at";
+
+fn from_row(row: &Row, role: Option<String>) -> rusqlite::Result<User> {
+    Ok(User {
+        id: row.get(0)?,
+        email: row.get(1)?,
+        name: row.get(2)?,
+        language: row.get(3)?,
+        staff: row.get(4)?,
+        email_verified: row.get(5)?,
+        role,
+        created_at: row.get(6)?,
+        updated_at: row.get(7)?,
+    })
+}
+
+pub fn by_email(conn: &Connection, email: &str) -> Result<Option<User>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM users u WHERE u.email = ?1"))?
+        .query_row([email], |r| from_row(r, None))
+        .optional()?)
+}
+
+pub fn get(conn: &Connection, user_id: &str) -> Result<Option<User>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM users u WHERE u.id = ?1"))?
+        .query_row([user_id], |r| from_row(r, None))
+        .optional()?)
+}
+
+/// The user as a member of `org_id`, with their role there.
+pub fn in_org(conn: &Connection, org_id: &str, user_id: &str) -> Result<Option<User>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, m.role FROM users u JOIN memberships m ON m.user_id = u.id
+             WHERE m.org_id = ?1 AND u.id = ?2"
+        ))?
+        .query_row([org_id, user_id], |r| from_row(r, r.get(8)?))
+        .optional()?)
+}
+
+pub fn insert(conn: &Connection, user: &User) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO users (id, email, name, language, staff, email_verified, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        user.id,
+        user.email,
+        user.name,
+        user.language,
+        user.staff,
+        user.email_verified,
+        user.created_at,
+        user.updated_at
+    ])?;
+    Ok(())
+}
+
+pub fn set_password_hash(conn: &Connection, user_id: &str, hash: &str, now: &str) -> Result<()> {
+    conn.prepare_cached("UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(params![user_id, hash, now])?;
+    Ok(())
+}
+
+pub fn set_staff(conn: &Connection, user_id: &str, staff: bool, now: &str) -> Result<()> {
+    conn.prepare_cached("UPDATE users SET staff = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(params![user_id, staff, now])?;
+    Ok(())
+}

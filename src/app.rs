@@ -28,8 +28,9 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The OpenAPI service describing every REST operation.
 pub fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
-    OpenApiService::new(api::all(), "Shipbase", VERSION)
-        .description("Self-hosted shipping management: organizations, carriers, shipments, orders and webhooks.")
+    OpenApiService::new(api::all(), "Shipbase", VERSION).description(
+        "Self-hosted shipping management: organizations, carriers, shipments, orders and webhooks.",
+    )
 }
 
 /// The whole application as one endpoint.
@@ -87,7 +88,10 @@ async fn handle<E: Endpoint>(ep: Arc<E>, req: Request, max_body: u64) -> poem::R
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         headers.insert("x-request-id", value);
     }
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     tracing::info!(
         %method,
         path,

@@ -119,37 +119,58 @@ impl Default for Config {
 
 impl Default for Server {
     fn default() -> Server {
-        Server { listen: "127.0.0.1:8080".into(), base_url: String::new(), shutdown_grace_seconds: 10 }
+        Server {
+            listen: "127.0.0.1:8080".into(),
+            base_url: String::new(),
+            shutdown_grace_seconds: 10,
+        }
     }
 }
 
 impl Default for Storage {
     fn default() -> Storage {
-        Storage { data_dir: PathBuf::from("./data"), synchronous: "normal".into(), read_connections: 4 }
+        Storage {
+            data_dir: PathBuf::from("./data"),
+            synchronous: "normal".into(),
+            read_connections: 4,
+        }
     }
 }
 
 impl Default for Log {
     fn default() -> Log {
-        Log { level: "info".into(), format: "text".into() }
+        Log {
+            level: "info".into(),
+            format: "text".into(),
+        }
     }
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_body_bytes: 1024 * 1024, rate_per_second: 100, burst: 200 }
+        Limits {
+            max_body_bytes: 1024 * 1024,
+            rate_per_second: 100,
+            burst: 200,
+        }
     }
 }
 
 impl Default for Webhooks {
     fn default() -> Webhooks {
-        Webhooks { allow_private_targets: false, retry_scale: 1.0 }
+        Webhooks {
+            allow_private_targets: false,
+            retry_scale: 1.0,
+        }
     }
 }
 
 impl Default for OAuth {
     fn default() -> OAuth {
-        OAuth { access_token_ttl_seconds: 3600, refresh_token_ttl_days: 30 }
+        OAuth {
+            access_token_ttl_seconds: 3600,
+            refresh_token_ttl_days: 30,
+        }
     }
 }
 
@@ -173,21 +194,27 @@ impl Config {
         if let Some(path) = file {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
-            let table: toml::Table =
-                toml::from_str(&text).map_err(|e| format!("config file {}: {}", path.display(), one_line(&e)))?;
+            let table: toml::Table = toml::from_str(&text)
+                .map_err(|e| format!("config file {}: {}", path.display(), one_line(&e)))?;
             merge(&mut tree, table);
         }
         for (key, value) in env {
-            let Some(rest) = key.strip_prefix("SHIPBASE_") else { continue };
+            let Some(rest) = key.strip_prefix("SHIPBASE_") else {
+                continue;
+            };
             if !rest.contains("__") {
                 continue; // SHIPBASE_CONFIG and friends are not keys
             }
             let path: Vec<String> = rest.split("__").map(str::to_lowercase).collect();
             set_path(&mut tree, &path, env_value(&value));
         }
-        let source = file.map_or_else(|| "configuration".to_string(), |p| format!("config {}", p.display()));
-        let mut config: Config =
-            toml::Value::Table(tree).try_into().map_err(|e: toml::de::Error| format!("{source}: {}", one_line(&e)))?;
+        let source = file.map_or_else(
+            || "configuration".to_string(),
+            |p| format!("config {}", p.display()),
+        );
+        let mut config: Config = toml::Value::Table(tree)
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("{source}: {}", one_line(&e)))?;
         if let Some(listen) = &overrides.listen {
             config.server.listen.clone_from(listen);
         }
@@ -203,13 +230,17 @@ impl Config {
 
     /// Checks every value; the error names the key.
     pub fn validate(&self) -> Result<(), String> {
-        self.server
-            .listen
-            .parse::<SocketAddr>()
-            .map_err(|_| format!("server.listen: {:?} is not an address like 127.0.0.1:8080", self.server.listen))?;
+        self.server.listen.parse::<SocketAddr>().map_err(|_| {
+            format!(
+                "server.listen: {:?} is not an address like 127.0.0.1:8080",
+                self.server.listen
+            )
+        })?;
         if !self.server.base_url.is_empty() {
             let url = &self.server.base_url;
-            let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"));
+            let rest = url
+                .strip_prefix("https://")
+                .or_else(|| url.strip_prefix("http://"));
             if rest.is_none_or(|host| host.is_empty() || host.contains(char::is_whitespace)) {
                 return Err(format!("server.base_url: {url:?} is not an http(s) URL"));
             }
@@ -218,16 +249,25 @@ impl Config {
             return Err("storage.data_dir: must not be empty".into());
         }
         if !["off", "normal", "full"].contains(&self.storage.synchronous.as_str()) {
-            return Err(format!("storage.synchronous: {:?} is not off, normal or full", self.storage.synchronous));
+            return Err(format!(
+                "storage.synchronous: {:?} is not off, normal or full",
+                self.storage.synchronous
+            ));
         }
         if self.storage.read_connections == 0 {
             return Err("storage.read_connections: must be at least 1".into());
         }
         if !["trace", "debug", "info", "warn", "error"].contains(&self.log.level.as_str()) {
-            return Err(format!("log.level: {:?} is not trace, debug, info, warn or error", self.log.level));
+            return Err(format!(
+                "log.level: {:?} is not trace, debug, info, warn or error",
+                self.log.level
+            ));
         }
         if !["text", "json"].contains(&self.log.format.as_str()) {
-            return Err(format!("log.format: {:?} is not text or json", self.log.format));
+            return Err(format!(
+                "log.format: {:?} is not text or json",
+                self.log.format
+            ));
         }
         if self.limits.max_body_bytes == 0 {
             return Err("limits.max_body_bytes: must be at least 1".into());
@@ -243,7 +283,9 @@ impl Config {
         }
         for (name, plan) in &self.plans {
             if !(plan.overage_price.is_finite() && plan.overage_price >= 0.0) {
-                return Err(format!("plans.{name}.overage_price: must be a number of at least 0"));
+                return Err(format!(
+                    "plans.{name}.overage_price: must be a number of at least 0"
+                ));
             }
         }
         Ok(())
@@ -264,7 +306,10 @@ impl Config {
 }
 
 fn one_line(err: &impl std::fmt::Display) -> String {
-    err.to_string().split_whitespace().collect::<Vec<_>>().join(" ")
+    err.to_string()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn merge(base: &mut toml::Table, over: toml::Table) {
@@ -285,7 +330,9 @@ fn set_path(tree: &mut toml::Table, path: &[String], value: toml::Value) {
             tree.insert(last.clone(), value);
         }
         [first, rest @ ..] => {
-            let entry = tree.entry(first.clone()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let entry = tree
+                .entry(first.clone())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
             if !entry.is_table() {
                 *entry = toml::Value::Table(toml::Table::new());
             }
@@ -311,12 +358,16 @@ mod tests {
     use super::*;
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
     fn the_example_file_is_the_defaults() {
-        let parsed: Config = toml::from_str(EXAMPLE).unwrap_or_else(|e| panic!("example does not parse: {e}"));
+        let parsed: Config =
+            toml::from_str(EXAMPLE).unwrap_or_else(|e| panic!("example does not parse: {e}"));
         assert_eq!(parsed, Config::default());
     }
 
@@ -328,8 +379,15 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let config = Config::load(
             Some(&file),
-            env(&[("SHIPBASE_LIMITS__BURST", "7"), ("SHIPBASE_SERVER__LISTEN", "127.0.0.1:9001"), ("SHIPBASE_CONFIG", "x")]),
-            &Overrides { data_dir: Some("/tmp/x".into()), ..Overrides::default() },
+            env(&[
+                ("SHIPBASE_LIMITS__BURST", "7"),
+                ("SHIPBASE_SERVER__LISTEN", "127.0.0.1:9001"),
+                ("SHIPBASE_CONFIG", "x"),
+            ]),
+            &Overrides {
+                data_dir: Some("/tmp/x".into()),
+                ..Overrides::default()
+            },
         )
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(config.server.listen, "127.0.0.1:9001");
@@ -337,9 +395,19 @@ mod tests {
         assert_eq!(config.limits.burst, 7);
         assert_eq!(config.storage.data_dir, PathBuf::from("/tmp/x"));
         assert_eq!(config.plans["tiny"].carriers, 2);
-        assert!(config.plans.contains_key("default"), "defaults survive a file that adds plans");
-        let flagged = Config::load(None, env(&[]), &Overrides { listen: Some("127.0.0.1:1".into()), ..Overrides::default() })
-            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            config.plans.contains_key("default"),
+            "defaults survive a file that adds plans"
+        );
+        let flagged = Config::load(
+            None,
+            env(&[]),
+            &Overrides {
+                listen: Some("127.0.0.1:1".into()),
+                ..Overrides::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(flagged.server.listen, "127.0.0.1:1");
     }
 
@@ -347,13 +415,23 @@ mod tests {
     fn bad_values_name_their_key() {
         let cases = [
             ("SHIPBASE_SERVER__LISTEN", "nowhere", "server.listen"),
-            ("SHIPBASE_STORAGE__SYNCHRONOUS", "sometimes", "storage.synchronous"),
-            ("SHIPBASE_LIMITS__MAX_BODY_BYTES", "0", "limits.max_body_bytes"),
+            (
+                "SHIPBASE_STORAGE__SYNCHRONOUS",
+                "sometimes",
+                "storage.synchronous",
+            ),
+            (
+                "SHIPBASE_LIMITS__MAX_BODY_BYTES",
+                "0",
+                "limits.max_body_bytes",
+            ),
             ("SHIPBASE_LOG__LEVEL", "loud", "log.level"),
             ("SHIPBASE_SERVER__BASE_URL", "ftp://x", "server.base_url"),
         ];
         for (key, value, named) in cases {
-            let err = Config::load(None, env(&[(key, value)]), &Overrides::default()).err().unwrap_or_default();
+            let err = Config::load(None, env(&[(key, value)]), &Overrides::default())
+                .err()
+                .unwrap_or_default();
             assert!(err.contains(named), "{key}={value}: {err}");
         }
     }
@@ -362,8 +440,11 @@ mod tests {
     fn unknown_keys_and_wrong_types_are_refused() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let file = dir.path().join("c.toml");
-        std::fs::write(&file, "[server]\nlisen = \"127.0.0.1:9000\"\n").unwrap_or_else(|e| panic!("{e}"));
-        let err = Config::load(Some(&file), env(&[]), &Overrides::default()).err().unwrap_or_default();
+        std::fs::write(&file, "[server]\nlisen = \"127.0.0.1:9000\"\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = Config::load(Some(&file), env(&[]), &Overrides::default())
+            .err()
+            .unwrap_or_default();
         assert!(err.contains("lisen"), "{err}");
         std::fs::write(&file, "[limits]\nburst = \"many\"\n").unwrap_or_else(|e| panic!("{e}"));
         assert!(Config::load(Some(&file), env(&[]), &Overrides::default()).is_err());

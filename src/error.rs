@@ -45,7 +45,10 @@ pub enum Error {
 impl Error {
     /// A validation error on one field.
     pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Error {
-        Error::Validation(vec![FieldError { field: field.into(), message: message.into() }])
+        Error::Validation(vec![FieldError {
+            field: field.into(),
+            message: message.into(),
+        }])
     }
 
     pub fn internal(err: impl std::fmt::Display) -> Error {

@@ -53,7 +53,11 @@ impl From<ApiToken> for ApiTokenOut {
             last_used_at: t.last_used_at,
             expires_at: t.expires_at,
             created_at: t.created_at,
-            created_by: CreatedByOut { id: t.created_by.id, name: t.created_by.name, email: t.created_by.email },
+            created_by: CreatedByOut {
+                id: t.created_by.id,
+                name: t.created_by.name,
+                email: t.created_by.email,
+            },
         }
     }
 }
@@ -76,7 +80,11 @@ pub struct ApiTokenIn {
 
 impl From<ApiTokenIn> for NewToken {
     fn from(v: ApiTokenIn) -> NewToken {
-        NewToken { name: v.name, scopes: v.scopes, expires_at: v.expires_at }
+        NewToken {
+            name: v.name,
+            scopes: v.scopes,
+            expires_at: v.expires_at,
+        }
     }
 }
 
@@ -90,7 +98,10 @@ pub struct ApiTokenCreatedOut {
 
 impl From<CreatedToken> for ApiTokenCreatedOut {
     fn from(c: CreatedToken) -> ApiTokenCreatedOut {
-        ApiTokenCreatedOut { token: c.token, api_token: c.record.into() }
+        ApiTokenCreatedOut {
+            token: c.token,
+            api_token: c.record.into(),
+        }
     }
 }
 
@@ -114,10 +125,14 @@ impl From<ApiTokenPatchIn> for Rename {
     }
 }
 
-#[OpenApi(prefix_path = "/orgs/:orgId/api-tokens", tag = "ApiTags::ApiTokens")]
+#[OpenApi(tag = "ApiTags::ApiTokens")]
 impl ApiTokensApi {
     /// List API tokens, newest first. Scope: `read:api_tokens`.
-    #[oai(path = "/", method = "get", operation_id = "list_api_tokens")]
+    #[oai(
+        path = "/orgs/:orgId/api-tokens",
+        method = "get",
+        operation_id = "list_api_tokens"
+    )]
     async fn list(
         &self,
         ctx: Data<&Ctx>,
@@ -130,12 +145,20 @@ impl ApiTokensApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
         limit: Query<Option<i64>>,
     ) -> ApiResult<Json<ApiTokenPage>> {
-        Ok(Json(api_tokens::list(&ctx, &auth.0, &org_id, page.0, limit.0).await?.into()))
+        Ok(Json(
+            api_tokens::list(&ctx, &auth.0, &org_id, page.0, limit.0)
+                .await?
+                .into(),
+        ))
     }
 
     /// Create an API token; the response holds its value, shown only once.
     /// Scope: `write:api_tokens`.
-    #[oai(path = "/", method = "post", operation_id = "create_api_token")]
+    #[oai(
+        path = "/orgs/:orgId/api-tokens",
+        method = "post",
+        operation_id = "create_api_token"
+    )]
     async fn create(
         &self,
         ctx: Data<&Ctx>,
@@ -148,7 +171,11 @@ impl ApiTokensApi {
     }
 
     /// Get one API token. Scope: `read:api_tokens`.
-    #[oai(path = "/:tokenId", method = "get", operation_id = "get_api_token")]
+    #[oai(
+        path = "/orgs/:orgId/api-tokens/:tokenId",
+        method = "get",
+        operation_id = "get_api_token"
+    )]
     async fn get(
         &self,
         ctx: Data<&Ctx>,
@@ -156,11 +183,19 @@ impl ApiTokensApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "tokenId")] token_id: Path<String>,
     ) -> ApiResult<Json<ApiTokenOut>> {
-        Ok(Json(api_tokens::get(&ctx, &auth.0, &org_id, &token_id).await?.into()))
+        Ok(Json(
+            api_tokens::get(&ctx, &auth.0, &org_id, &token_id)
+                .await?
+                .into(),
+        ))
     }
 
     /// Rename an API token. Scope: `write:api_tokens`.
-    #[oai(path = "/:tokenId", method = "patch", operation_id = "rename_api_token")]
+    #[oai(
+        path = "/orgs/:orgId/api-tokens/:tokenId",
+        method = "patch",
+        operation_id = "rename_api_token"
+    )]
     async fn rename(
         &self,
         ctx: Data<&Ctx>,
@@ -169,11 +204,19 @@ impl ApiTokensApi {
         #[oai(name = "tokenId")] token_id: Path<String>,
         body: JsonBody<ApiTokenPatchIn>,
     ) -> ApiResult<Json<ApiTokenOut>> {
-        Ok(Json(api_tokens::rename(&ctx, &auth.0, &org_id, &token_id, body.into_input()).await?.into()))
+        Ok(Json(
+            api_tokens::rename(&ctx, &auth.0, &org_id, &token_id, body.into_input())
+                .await?
+                .into(),
+        ))
     }
 
     /// Revoke an API token; its next request gets 401. Scope: `write:api_tokens`.
-    #[oai(path = "/:tokenId", method = "delete", operation_id = "revoke_api_token")]
+    #[oai(
+        path = "/orgs/:orgId/api-tokens/:tokenId",
+        method = "delete",
+        operation_id = "revoke_api_token"
+    )]
     async fn revoke(
         &self,
         ctx: Data<&Ctx>,

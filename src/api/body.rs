@@ -30,7 +30,8 @@ impl<T: Type> Payload for JsonBody<T> {
 
     fn check_content_type(content_type: &str) -> bool {
         content_type.parse::<mime::Mime>().is_ok_and(|m| {
-            m.type_() == "application" && (m.subtype() == "json" || m.suffix().is_some_and(|s| s == "json"))
+            m.type_() == "application"
+                && (m.subtype() == "json" || m.suffix().is_some_and(|s| s == "json"))
         })
     }
 
@@ -47,7 +48,9 @@ impl<T: Type + DeserializeOwned + Send> ParsePayload for JsonBody<T> {
     const IS_REQUIRED: bool = true;
 
     async fn from_request(request: &Request, body: &mut RequestBody) -> poem::Result<Self> {
-        let limit = request.data::<Ctx>().map_or(1024 * 1024, |ctx| ctx.config.limits.max_body_bytes);
+        let limit = request
+            .data::<Ctx>()
+            .map_or(1024 * 1024, |ctx| ctx.config.limits.max_body_bytes);
         let bytes = body
             .take()?
             .into_bytes_limit(usize::try_from(limit).unwrap_or(usize::MAX))

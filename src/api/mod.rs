@@ -22,8 +22,18 @@ pub enum ApiTags {
 }
 
 /// Every API of the service, composed for `OpenApiService`.
-pub fn all() -> (home::HomeApi, health::HealthApi, orgs::OrgsApi, api_tokens::ApiTokensApi) {
-    (home::HomeApi, health::HealthApi, orgs::OrgsApi, api_tokens::ApiTokensApi)
+pub fn all() -> (
+    home::HomeApi,
+    health::HealthApi,
+    orgs::OrgsApi,
+    api_tokens::ApiTokensApi,
+) {
+    (
+        home::HomeApi,
+        health::HealthApi,
+        orgs::OrgsApi,
+        api_tokens::ApiTokensApi,
+    )
 }
 
 /// The `{"message": …}` body of DELETE answers (SPEC row 20).
@@ -34,6 +44,8 @@ pub struct Message {
 
 impl Message {
     pub fn new(message: impl Into<String>) -> poem_openapi::payload::Json<Message> {
-        poem_openapi::payload::Json(Message { message: message.into() })
+        poem_openapi::payload::Json(Message {
+            message: message.into(),
+        })
     }
 }

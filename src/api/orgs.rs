@@ -2,10 +2,7 @@
 
 use poem::{Request, web::Data};
 use poem_openapi::{
-    ApiResponse, Object, OpenApi,
-    param::Path,
-    payload::Json,
-    types::MaybeUndefined,
+    ApiResponse, Object, OpenApi, param::Path, payload::Json, types::MaybeUndefined,
 };
 use serde::Deserialize;
 
@@ -192,7 +189,10 @@ pub struct OrgCreatedOut {
 
 impl From<CreatedOrg> for OrgCreatedOut {
     fn from(c: CreatedOrg) -> OrgCreatedOut {
-        OrgCreatedOut { org: c.org.into(), user: c.user.into() }
+        OrgCreatedOut {
+            org: c.org.into(),
+            user: c.user.into(),
+        }
     }
 }
 
@@ -210,20 +210,38 @@ impl OrgsApi {
     /// Open to anyone while `signup.open` is true in the configuration; otherwise only to
     /// instance staff. Send a credential to be identified.
     #[oai(path = "/orgs", method = "post", operation_id = "create_organization")]
-    async fn create(&self, ctx: Data<&Ctx>, req: &Request, body: JsonBody<OrgIn>) -> ApiResult<OrgCreated> {
+    async fn create(
+        &self,
+        ctx: Data<&Ctx>,
+        req: &Request,
+        body: JsonBody<OrgIn>,
+    ) -> ApiResult<OrgCreated> {
         let actor = optional_actor(req).await?;
         let created = orgs::create(&ctx, &actor, body.into_input()).await?;
         Ok(OrgCreated::Created(Json(created.into())))
     }
 
     /// Get an organization. Scope: `read:orgs`.
-    #[oai(path = "/orgs/:orgId", method = "get", operation_id = "get_organization")]
-    async fn get(&self, ctx: Data<&Ctx>, auth: BearerAuth, #[oai(name = "orgId")] org_id: Path<String>) -> ApiResult<Json<OrgOut>> {
+    #[oai(
+        path = "/orgs/:orgId",
+        method = "get",
+        operation_id = "get_organization"
+    )]
+    async fn get(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+    ) -> ApiResult<Json<OrgOut>> {
         Ok(Json(orgs::get(&ctx, &auth.0, &org_id).await?.into()))
     }
 
     /// Update an organization. Scope: `write:orgs`.
-    #[oai(path = "/orgs/:orgId", method = "put", operation_id = "update_organization")]
+    #[oai(
+        path = "/orgs/:orgId",
+        method = "put",
+        operation_id = "update_organization"
+    )]
     async fn update(
         &self,
         ctx: Data<&Ctx>,
@@ -231,6 +249,10 @@ impl OrgsApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         body: JsonBody<OrgPatchIn>,
     ) -> ApiResult<Json<OrgOut>> {
-        Ok(Json(orgs::update(&ctx, &auth.0, &org_id, body.into_input()).await?.into()))
+        Ok(Json(
+            orgs::update(&ctx, &auth.0, &org_id, body.into_input())
+                .await?
+                .into(),
+        ))
     }
 }

@@ -60,11 +60,22 @@ pub struct ApiError {
 
 impl ApiError {
     fn new(status: StatusCode, code: &'static str, detail: Option<String>) -> ApiError {
-        ApiError { status, code, detail, errors: Vec::new(), www_authenticate: None, retry_after: None }
+        ApiError {
+            status,
+            code,
+            detail,
+            errors: Vec::new(),
+            www_authenticate: None,
+            retry_after: None,
+        }
     }
 
     pub fn not_found() -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", Some("no such resource".into()))
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            Some("no such resource".into()),
+        )
     }
 
     pub fn payload_too_large(limit: u64) -> ApiError {
@@ -76,7 +87,11 @@ impl ApiError {
     }
 
     pub fn unsupported_media_type(detail: String) -> ApiError {
-        ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", Some(detail))
+        ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            Some(detail),
+        )
     }
 
     pub fn unauthenticated() -> ApiError {
@@ -118,7 +133,14 @@ impl ApiError {
             status: self.status.as_u16(),
             code: self.code.into(),
             detail: self.detail.clone(),
-            errors: self.errors.iter().map(|e| ProblemField { field: e.field.clone(), message: e.message.clone() }).collect(),
+            errors: self
+                .errors
+                .iter()
+                .map(|e| ProblemField {
+                    field: e.field.clone(),
+                    message: e.message.clone(),
+                })
+                .collect(),
             request_id,
         }
     }
@@ -126,7 +148,9 @@ impl ApiError {
     /// Converts any error poem or poem-openapi produced into our form.
     pub fn from_poem(err: PoemError) -> ApiError {
         if err.is::<ApiError>() {
-            return err.downcast::<ApiError>().unwrap_or_else(|_| ApiError::from(Error::internal("downcast")));
+            return err
+                .downcast::<ApiError>()
+                .unwrap_or_else(|_| ApiError::from(Error::internal("downcast")));
         }
         if let Some(e) = err.downcast_ref::<ParseParamError>() {
             return ApiError::from(Error::invalid(e.name, e.reason.clone()));
@@ -152,7 +176,9 @@ impl ApiError {
                 "method_not_allowed",
                 Some("this path does not support the method".into()),
             ),
-            StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", None),
+            StatusCode::PAYLOAD_TOO_LARGE => {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", None)
+            }
             StatusCode::UNAUTHORIZED => ApiError::unauthenticated(),
             status if status.is_client_error() => {
                 ApiError::from(Error::invalid("request", err.to_string()))
@@ -166,12 +192,19 @@ impl From<Error> for ApiError {
     fn from(err: Error) -> ApiError {
         match err {
             Error::Validation(errors) => {
-                let detail = errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ");
-                let mut api = ApiError::new(StatusCode::BAD_REQUEST, "validation_failed", Some(detail));
+                let detail = errors
+                    .iter()
+                    .map(|e| format!("{}: {}", e.field, e.message))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                let mut api =
+                    ApiError::new(StatusCode::BAD_REQUEST, "validation_failed", Some(detail));
                 api.errors = errors;
                 api
             }
-            Error::InvalidJson(detail) => ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", Some(detail)),
+            Error::InvalidJson(detail) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", Some(detail))
+            }
             Error::Unauthenticated => ApiError::unauthenticated(),
             Error::InsufficientScope(scope) => {
                 let mut api = ApiError::new(
@@ -179,20 +212,30 @@ impl From<Error> for ApiError {
                     "insufficient_scope",
                     Some(format!("this request needs the scope {scope}")),
                 );
-                api.www_authenticate = Some(format!(r#"Bearer error="insufficient_scope", scope="{scope}""#));
+                api.www_authenticate = Some(format!(
+                    r#"Bearer error="insufficient_scope", scope="{scope}""#
+                ));
                 api
             }
             Error::NotFound => ApiError::not_found(),
-            Error::Conflict(detail) => ApiError::new(StatusCode::CONFLICT, "conflict", Some(detail)),
-            Error::InvalidState(detail) => ApiError::new(StatusCode::CONFLICT, "invalid_state", Some(detail)),
-            Error::PlanLimitReached(detail) => {
-                ApiError::new(StatusCode::PAYMENT_REQUIRED, "plan_limit_reached", Some(detail))
+            Error::Conflict(detail) => {
+                ApiError::new(StatusCode::CONFLICT, "conflict", Some(detail))
             }
+            Error::InvalidState(detail) => {
+                ApiError::new(StatusCode::CONFLICT, "invalid_state", Some(detail))
+            }
+            Error::PlanLimitReached(detail) => ApiError::new(
+                StatusCode::PAYMENT_REQUIRED,
+                "plan_limit_reached",
+                Some(detail),
+            ),
             Error::RateLimited { retry_after_secs } => {
                 let mut api = ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate_limited",
-                    Some(format!("too many requests; retry after {retry_after_secs} s")),
+                    Some(format!(
+                        "too many requests; retry after {retry_after_secs} s"
+                    )),
                 );
                 api.retry_after = Some(retry_after_secs);
                 api
@@ -221,7 +264,9 @@ impl ResponseError for ApiError {
     fn as_response(&self) -> Response {
         let request_id = REQUEST_ID.try_with(Clone::clone).unwrap_or_default();
         let body = self.problem(request_id).to_json_string();
-        let mut builder = Response::builder().status(self.status).content_type(PROBLEM_JSON);
+        let mut builder = Response::builder()
+            .status(self.status)
+            .content_type(PROBLEM_JSON);
         if let Some(value) = &self.www_authenticate {
             builder = builder.header("WWW-Authenticate", value.as_str());
         }
@@ -240,15 +285,33 @@ impl IntoResponse for ApiError {
 
 /// The errors every operation documents.
 const DOCUMENTED: [(u16, &str); 10] = [
-    (400, "The request is invalid (`validation_failed`, `invalid_json`)"),
-    (401, "No, bad, expired or revoked credential (`unauthenticated`)"),
+    (
+        400,
+        "The request is invalid (`validation_failed`, `invalid_json`)",
+    ),
+    (
+        401,
+        "No, bad, expired or revoked credential (`unauthenticated`)",
+    ),
     (402, "A plan limit would be exceeded (`plan_limit_reached`)"),
     (403, "The credential lacks the scope (`insufficient_scope`)"),
-    (404, "Missing, or owned by another organization (`not_found`)"),
-    (409, "Duplicate, or not allowed in the current state (`conflict`, `invalid_state`)"),
-    (413, "The body is larger than `limits.max_body_bytes` (`payload_too_large`)"),
+    (
+        404,
+        "Missing, or owned by another organization (`not_found`)",
+    ),
+    (
+        409,
+        "Duplicate, or not allowed in the current state (`conflict`, `invalid_state`)",
+    ),
+    (
+        413,
+        "The body is larger than `limits.max_body_bytes` (`payload_too_large`)",
+    ),
     (415, "The body is not JSON (`unsupported_media_type`)"),
-    (429, "Too many requests for this credential (`rate_limited`)"),
+    (
+        429,
+        "Too many requests for this credential (`rate_limited`)",
+    ),
     (500, "Unexpected error (`internal`)"),
 ];
 
@@ -261,7 +324,10 @@ impl ApiResponse for ApiError {
                     description,
                     status: Some(*status),
                     status_range: None,
-                    content: vec![MetaMediaType { content_type: PROBLEM_JSON, schema: Problem::schema_ref() }],
+                    content: vec![MetaMediaType {
+                        content_type: PROBLEM_JSON,
+                        schema: Problem::schema_ref(),
+                    }],
                     headers: vec![],
                 })
                 .collect(),

@@ -12,12 +12,20 @@ use crate::{
 
 /// `Authorization: Bearer <credential>`: an API token (`shb_…`) or an OAuth access token.
 #[derive(SecurityScheme)]
-#[oai(ty = "bearer", bearer_format = "shb_ API token or OAuth JWT", checker = "check")]
+#[oai(
+    ty = "bearer",
+    bearer_format = "shb_ API token or OAuth JWT",
+    checker = "check"
+)]
 pub struct BearerAuth(pub Actor);
 
 async fn check(req: &Request, bearer: Bearer) -> poem::Result<Actor> {
-    let ctx = req.data::<Ctx>().ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
-    auth::authenticate(ctx, &bearer.token).await.map_err(|e| ApiError::from(e).into())
+    let ctx = req
+        .data::<Ctx>()
+        .ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
+    auth::authenticate(ctx, &bearer.token)
+        .await
+        .map_err(|e| ApiError::from(e).into())
 }
 
 /// The actor behind an optional `Authorization` header (for public operations that do more for
@@ -32,6 +40,10 @@ pub async fn optional_actor(req: &Request) -> Result<Actor, ApiError> {
         .and_then(|h| h.strip_prefix("Bearer "))
         .map(str::trim)
         .ok_or_else(ApiError::unauthenticated)?;
-    let ctx = req.data::<Ctx>().ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
-    auth::authenticate(ctx, credential).await.map_err(ApiError::from)
+    let ctx = req
+        .data::<Ctx>()
+        .ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
+    auth::authenticate(ctx, credential)
+        .await
+        .map_err(ApiError::from)
 }

@@ -12,7 +12,10 @@ pub struct Args {
 
 pub async fn run(ctx: &Ctx, args: Args) -> Result<(), String> {
     if args.file.exists() {
-        return Err(format!("{} already exists; choose a new file", args.file.display()));
+        return Err(format!(
+            "{} already exists; choose a new file",
+            args.file.display()
+        ));
     }
     ctx.db.backup(&args.file).await.map_err(super::describe)?;
     println!("backup written to {}", args.file.display());

@@ -28,7 +28,12 @@ pub fn run(file: Option<&Path>, overrides: &Overrides, command: Command) -> Resu
                 Some(path) => println!("{}: ok", path.display()),
                 None => println!("configuration: ok (built-in defaults and environment)"),
             }
-            println!("listen {} · base URL {} · data {}", config.server.listen, config.base_url(), config.storage.data_dir.display());
+            println!(
+                "listen {} · base URL {} · data {}",
+                config.server.listen,
+                config.base_url(),
+                config.storage.data_dir.display()
+            );
             Ok(())
         }
     }

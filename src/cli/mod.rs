@@ -72,7 +72,10 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), String> {
-    let overrides = Overrides { data_dir: cli.data_dir.clone(), ..Overrides::default() };
+    let overrides = Overrides {
+        data_dir: cli.data_dir.clone(),
+        ..Overrides::default()
+    };
     match cli.command {
         Command::Serve(args) => serve::run(cli.config.as_deref(), overrides, args),
         Command::Config(cmd) => config_cmd::run(cli.config.as_deref(), &overrides, cmd),
@@ -110,9 +113,11 @@ fn block_on<F: Future<Output = Result<(), String>>>(future: F) -> Result<(), Str
 /// One line for a domain error, in the CLI's words.
 fn describe(err: Error) -> String {
     match err {
-        Error::Validation(errors) => {
-            errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ")
-        }
+        Error::Validation(errors) => errors
+            .iter()
+            .map(|e| format!("{}: {}", e.field, e.message))
+            .collect::<Vec<_>>()
+            .join("; "),
         Error::NotFound => "not found".into(),
         Error::Internal(message) => message,
         other => other.to_string(),
@@ -121,5 +126,8 @@ fn describe(err: Error) -> String {
 
 /// Prints a value as pretty JSON.
 fn print_json(value: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
 }

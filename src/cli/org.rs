@@ -37,16 +37,34 @@ pub enum Command {
 }
 
 pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
-    let Command::Create { name, slug, email, user_name, plan, json } = command;
+    let Command::Create {
+        name,
+        slug,
+        email,
+        user_name,
+        plan,
+        json,
+    } = command;
     let admin = Actor::admin();
-    let new = NewOrg { name, slug, description: None, creator_email: email, creator_name: user_name, plan };
-    let created = orgs::create(ctx, &admin, Input::ok(new)).await.map_err(super::describe)?;
+    let new = NewOrg {
+        name,
+        slug,
+        description: None,
+        creator_email: email,
+        creator_name: user_name,
+        plan,
+    };
+    let created = orgs::create(ctx, &admin, Input::ok(new))
+        .await
+        .map_err(super::describe)?;
     let token = NewToken {
         name: "Owner token".into(),
         scopes: ScopeSet::everything().to_strings(),
         expires_at: None,
     };
-    let token = api_tokens::create(ctx, &admin, &created.org.id, Input::ok(token)).await.map_err(super::describe)?;
+    let token = api_tokens::create(ctx, &admin, &created.org.id, Input::ok(token))
+        .await
+        .map_err(super::describe)?;
     if json {
         super::print_json(&serde_json::json!({
             "org": OrgOut::from(created.org).to_json(),
@@ -54,7 +72,10 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             "token": token.token,
         }));
     } else {
-        println!("organization {} ({}) created", created.org.slug, created.org.id);
+        println!(
+            "organization {} ({}) created",
+            created.org.slug, created.org.id
+        );
         println!("owner        {} ({})", created.user.email, created.user.id);
         println!("API token    {}", token.token);
         println!("The token is shown only now; keep it somewhere safe.");

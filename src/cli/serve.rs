@@ -34,18 +34,30 @@ pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<
         let base_url = config.base_url();
         let data_dir = config.storage.data_dir.display().to_string();
         let ctx = Ctx::open(config).map_err(super::describe)?;
-        let listener =
-            tokio::net::TcpListener::bind(&listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-        tracing::info!(listen, base_url, data_dir, version = app::VERSION, "shipbase is serving");
-        app::serve(ctx, listener, shutdown_signal()).await.map_err(|e| format!("server failed: {e}"))?;
+        let listener = tokio::net::TcpListener::bind(&listen)
+            .await
+            .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+        tracing::info!(
+            listen,
+            base_url,
+            data_dir,
+            version = app::VERSION,
+            "shipbase is serving"
+        );
+        app::serve(ctx, listener, shutdown_signal())
+            .await
+            .map_err(|e| format!("server failed: {e}"))?;
         tracing::info!("shut down");
         Ok(())
     })
 }
 
 fn init_logging(config: &Config) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log.level));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log.level));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     if config.log.format == "json" {
         builder.json().init();
     } else {

@@ -14,7 +14,9 @@ pub enum Command {
 pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
     match command {
         Command::Grant { email } => {
-            let user = users::grant_staff(ctx, &Actor::admin(), &email).await.map_err(super::describe)?;
+            let user = users::grant_staff(ctx, &Actor::admin(), &email)
+                .await
+                .map_err(super::describe)?;
             println!("{} ({}) is now instance staff", user.email, user.id);
             Ok(())
         }

@@ -48,22 +48,43 @@ pub enum Command {
 pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
     let admin = Actor::admin();
     match command {
-        Command::Create { org, name, scopes, expires_in, json } => {
-            let scopes = ScopeSet::parse(&scopes).map_err(|unknown| format!("unknown scopes: {}", unknown.join(", ")))?;
+        Command::Create {
+            org,
+            name,
+            scopes,
+            expires_in,
+            json,
+        } => {
+            let scopes = ScopeSet::parse(&scopes)
+                .map_err(|unknown| format!("unknown scopes: {}", unknown.join(", ")))?;
             let expires_at = match expires_in {
                 None => None,
                 Some(text) => {
-                    let lifetime = time::parse_duration(&text)
-                        .ok_or_else(|| format!("--expires-in {text:?}: use a number and s, m, h or d, e.g. 30d"))?;
+                    let lifetime = time::parse_duration(&text).ok_or_else(|| {
+                        format!("--expires-in {text:?}: use a number and s, m, h or d, e.g. 30d")
+                    })?;
                     Some(time::format(ctx.clock.now() + lifetime))
                 }
             };
-            let new = NewToken { name, scopes: scopes.to_strings(), expires_at };
-            let created = api_tokens::create(ctx, &admin, &org, Input::ok(new)).await.map_err(super::describe)?;
+            let new = NewToken {
+                name,
+                scopes: scopes.to_strings(),
+                expires_at,
+            };
+            let created = api_tokens::create(ctx, &admin, &org, Input::ok(new))
+                .await
+                .map_err(super::describe)?;
             if json {
-                super::print_json(&ApiTokenCreatedOut::from(created).to_json().unwrap_or_default());
+                super::print_json(
+                    &ApiTokenCreatedOut::from(created)
+                        .to_json()
+                        .unwrap_or_default(),
+                );
             } else {
-                println!("{}  {}  {}", created.record.id, created.record.name, created.record.scopes);
+                println!(
+                    "{}  {}  {}",
+                    created.record.id, created.record.name, created.record.scopes
+                );
                 println!("{}", created.token);
                 println!("The token is shown only now; keep it somewhere safe.");
             }
@@ -71,7 +92,9 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
         Command::List { org, json } => {
             let mut tokens = Vec::new();
             for page in 1.. {
-                let paged = api_tokens::list(ctx, &admin, &org, Some(page), Some(100)).await.map_err(super::describe)?;
+                let paged = api_tokens::list(ctx, &admin, &org, Some(page), Some(100))
+                    .await
+                    .map_err(super::describe)?;
                 let done = u64::try_from(page * 100).unwrap_or(u64::MAX) >= paged.total;
                 tokens.extend(paged.items);
                 if done {
@@ -79,17 +102,25 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
                 }
             }
             if json {
-                let records: Vec<_> = tokens.into_iter().filter_map(|t| ApiTokenOut::from(t).to_json()).collect();
+                let records: Vec<_> = tokens
+                    .into_iter()
+                    .filter_map(|t| ApiTokenOut::from(t).to_json())
+                    .collect();
                 super::print_json(&serde_json::Value::Array(records));
             } else {
                 for t in tokens {
                     let used = t.last_used_at.as_deref().unwrap_or("never used");
-                    println!("{}  {}  {}  {}  {}", t.id, t.token_prefix, t.name, t.scopes, used);
+                    println!(
+                        "{}  {}  {}  {}  {}",
+                        t.id, t.token_prefix, t.name, t.scopes, used
+                    );
                 }
             }
         }
         Command::Revoke { token_id } => {
-            api_tokens::revoke_by_id(ctx, &admin, &token_id).await.map_err(super::describe)?;
+            api_tokens::revoke_by_id(ctx, &admin, &token_id)
+                .await
+                .map_err(super::describe)?;
             println!("revoked {token_id}");
         }
     }

@@ -45,20 +45,50 @@ pub enum Command {
 pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
     let admin = Actor::admin();
     match command {
-        Command::Add { org, email, name, role, brand, json } => {
-            let member = NewMember { email, name, role, brand };
-            let user = users::add(ctx, &admin, &org, Input::ok(member)).await.map_err(super::describe)?;
+        Command::Add {
+            org,
+            email,
+            name,
+            role,
+            brand,
+            json,
+        } => {
+            let member = NewMember {
+                email,
+                name,
+                role,
+                brand,
+            };
+            let user = users::add(ctx, &admin, &org, Input::ok(member))
+                .await
+                .map_err(super::describe)?;
             if json {
                 super::print_json(&UserOut::from(user).to_json().unwrap_or_default());
             } else {
-                println!("{} ({}) added as {}", user.email, user.id, user.role.as_deref().unwrap_or("member"));
+                println!(
+                    "{} ({}) added as {}",
+                    user.email,
+                    user.id,
+                    user.role.as_deref().unwrap_or("member")
+                );
             }
         }
-        Command::SetPassword { email, password_stdin: _ } => {
+        Command::SetPassword {
+            email,
+            password_stdin: _,
+        } => {
             let mut line = String::new();
-            std::io::stdin().lock().read_line(&mut line).map_err(|e| format!("cannot read standard input: {e}"))?;
-            let password = line.strip_suffix('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).unwrap_or(&line);
-            users::set_password(ctx, &admin, &email, password).await.map_err(super::describe)?;
+            std::io::stdin()
+                .lock()
+                .read_line(&mut line)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            let password = line
+                .strip_suffix('\n')
+                .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                .unwrap_or(&line);
+            users::set_password(ctx, &admin, &email, password)
+                .await
+                .map_err(super::describe)?;
             println!("password set for {email}");
         }
     }

@@ -9,7 +9,10 @@ pub const ROLES: [&str; 3] = ["owner", "admin", "member"];
 
 /// `^[a-z0-9-]+$`
 pub fn is_slug(slug: &str) -> bool {
-    !slug.is_empty() && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    !slug.is_empty()
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 #[cfg(test)]
@@ -21,7 +24,14 @@ mod tests {
         for ok in ["acme", "acme-2", "a", "0-0"] {
             assert!(is_slug(ok), "{ok}");
         }
-        for bad in ["", "Upper-Case", "with space", "under_score", "dot.slug", "ø-slug"] {
+        for bad in [
+            "",
+            "Upper-Case",
+            "with space",
+            "under_score",
+            "dot.slug",
+            "ø-slug",
+        ] {
             assert!(!is_slug(bad), "{bad}");
         }
     }

@@ -67,15 +67,27 @@ pub struct Scope {
 }
 
 impl Scope {
-    pub const READ_ALL: Scope = Scope { access: Access::Read, resource: None };
-    pub const WRITE_ALL: Scope = Scope { access: Access::Write, resource: None };
+    pub const READ_ALL: Scope = Scope {
+        access: Access::Read,
+        resource: None,
+    };
+    pub const WRITE_ALL: Scope = Scope {
+        access: Access::Write,
+        resource: None,
+    };
 
     pub const fn read(resource: Resource) -> Scope {
-        Scope { access: Access::Read, resource: Some(resource) }
+        Scope {
+            access: Access::Read,
+            resource: Some(resource),
+        }
     }
 
     pub const fn write(resource: Resource) -> Scope {
-        Scope { access: Access::Write, resource: Some(resource) }
+        Scope {
+            access: Access::Write,
+            resource: Some(resource),
+        }
     }
 
     /// Parses `read:shipments`, `write:all`, …
@@ -117,7 +129,11 @@ impl fmt::Display for Scope {
             Access::Read => "read",
             Access::Write => "write",
         };
-        write!(f, "{access}:{}", self.resource.map_or("all", Resource::name))
+        write!(
+            f,
+            "{access}:{}",
+            self.resource.map_or("all", Resource::name)
+        )
     }
 }
 
@@ -142,7 +158,9 @@ impl ScopeSet {
         Self::parse_all(text.split([' ', ',']).filter(|s| !s.is_empty()))
     }
 
-    pub fn parse_all<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<ScopeSet, Vec<String>> {
+    pub fn parse_all<'a>(
+        items: impl IntoIterator<Item = &'a str>,
+    ) -> Result<ScopeSet, Vec<String>> {
         let mut scopes = Vec::new();
         let mut unknown = Vec::new();
         for item in items {
@@ -151,7 +169,11 @@ impl ScopeSet {
                 None => unknown.push(item.to_string()),
             }
         }
-        if unknown.is_empty() { Ok(ScopeSet::new(scopes)) } else { Err(unknown) }
+        if unknown.is_empty() {
+            Ok(ScopeSet::new(scopes))
+        } else {
+            Err(unknown)
+        }
     }
 
     pub fn grants(&self, wanted: Scope) -> bool {
@@ -162,7 +184,10 @@ impl ScopeSet {
     pub fn covers(&self, other: &ScopeSet) -> bool {
         other.0.iter().all(|wanted| match wanted.resource {
             Some(_) => self.grants(*wanted),
-            None => self.0.iter().any(|held| held.resource.is_none() && held.grants(*wanted)),
+            None => self
+                .0
+                .iter()
+                .any(|held| held.resource.is_none() && held.grants(*wanted)),
         })
     }
 
@@ -203,10 +228,10 @@ mod tests {
 
     #[test]
     fn unknown_scopes_are_reported() {
-        assert_eq!(ScopeSet::parse("read:shipments fly:away read:nothing"), Err(vec![
-            "fly:away".to_string(),
-            "read:nothing".to_string()
-        ]));
+        assert_eq!(
+            ScopeSet::parse("read:shipments fly:away read:nothing"),
+            Err(vec!["fly:away".to_string(), "read:nothing".to_string()])
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Timestamps are RFC 3339, UTC, millisecond precision, `Z` suffix (DESIGN §3). Stored in the
 //! same text form, which sorts chronologically.
 
-use time::{Duration, OffsetDateTime, format_description::BorrowedFormatItem, macros::format_description};
+use time::{
+    Duration, OffsetDateTime, format_description::BorrowedFormatItem, macros::format_description,
+};
 
 const FORMAT: &[BorrowedFormatItem<'static>] =
     format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
@@ -62,8 +64,14 @@ mod tests {
 
     #[test]
     fn formats_with_milliseconds_and_z() {
-        assert_eq!(format(datetime!(2026-11-22 10:15:30.123456 UTC)), "2026-11-22T10:15:30.123Z");
-        assert_eq!(format(datetime!(2026-11-22 12:15:30 +02:00)), "2026-11-22T10:15:30.000Z");
+        assert_eq!(
+            format(datetime!(2026-11-22 10:15:30.123456 UTC)),
+            "2026-11-22T10:15:30.123Z"
+        );
+        assert_eq!(
+            format(datetime!(2026-11-22 12:15:30 +02:00)),
+            "2026-11-22T10:15:30.000Z"
+        );
     }
 
     #[test]
@@ -79,7 +87,16 @@ mod tests {
         assert_eq!(parse_duration("15m"), Some(Duration::minutes(15)));
         assert_eq!(parse_duration("12h"), Some(Duration::hours(12)));
         assert_eq!(parse_duration("30d"), Some(Duration::days(30)));
-        for bad in ["", "30", "d", "0d", "-1d", "3w", "1.5h", "99999999999999999d"] {
+        for bad in [
+            "",
+            "30",
+            "d",
+            "0d",
+            "-1d",
+            "3w",
+            "1.5h",
+            "99999999999999999d",
+        ] {
             assert_eq!(parse_duration(bad), None, "{bad}");
         }
     }

@@ -12,7 +12,10 @@ impl Violations {
     }
 
     pub fn add(&mut self, field: impl Into<String>, message: impl Into<String>) {
-        self.0.push(FieldError { field: field.into(), message: message.into() });
+        self.0.push(FieldError {
+            field: field.into(),
+            message: message.into(),
+        });
     }
 
     /// A string whose length in characters lies in `min..=max`.
@@ -43,13 +46,19 @@ impl Violations {
 
     /// `Ok(())` when nothing was found, else `Error::Validation` listing every violation.
     pub fn finish(self) -> Result<(), Error> {
-        if self.0.is_empty() { Ok(()) } else { Err(Error::Validation(self.0)) }
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Validation(self.0))
+        }
     }
 }
 
 /// An e-mail address as RFC 5322 allows it, with a dotted domain (what users mean by one).
 pub fn is_email(value: &str) -> bool {
-    value.parse::<email_address::EmailAddress>().is_ok_and(|addr| addr.domain().contains('.'))
+    value
+        .parse::<email_address::EmailAddress>()
+        .is_ok_and(|addr| addr.domain().contains('.'))
 }
 
 #[cfg(test)]
@@ -60,7 +69,14 @@ mod tests {
     fn emails_need_a_local_part_and_a_dotted_domain() {
         assert!(is_email("warehouse@example.com"));
         assert!(is_email("first.last+tag@sub.example.co.uk"));
-        for bad in ["", "not-an-email", "warehouse.example.com", "@example.com", "a@b", "a@@b.com"] {
+        for bad in [
+            "",
+            "not-an-email",
+            "warehouse.example.com",
+            "@example.com",
+            "a@b",
+            "a@@b.com",
+        ] {
             assert!(!is_email(bad), "{bad}");
         }
     }

@@ -27,11 +27,21 @@ pub struct Actor {
 
 impl Actor {
     pub fn admin() -> Actor {
-        Actor { principal: Principal::Admin, scopes: ScopeSet::everything(), user_id: None, staff: true }
+        Actor {
+            principal: Principal::Admin,
+            scopes: ScopeSet::everything(),
+            user_id: None,
+            staff: true,
+        }
     }
 
     pub fn anonymous() -> Actor {
-        Actor { principal: Principal::Anonymous, scopes: ScopeSet::default(), user_id: None, staff: false }
+        Actor {
+            principal: Principal::Anonymous,
+            scopes: ScopeSet::default(),
+            user_id: None,
+            staff: false,
+        }
     }
 
     pub fn is_admin(&self) -> bool {
@@ -45,7 +55,9 @@ impl Actor {
             Principal::Admin => Ok(()),
             Principal::Anonymous => Err(Error::Unauthenticated),
             Principal::ApiToken { org_id: own, .. } if own != org_id => Err(Error::NotFound),
-            Principal::ApiToken { .. } if !self.scopes.grants(scope) => Err(Error::InsufficientScope(scope.to_string())),
+            Principal::ApiToken { .. } if !self.scopes.grants(scope) => {
+                Err(Error::InsufficientScope(scope.to_string()))
+            }
             Principal::ApiToken { .. } => Ok(()),
         }
     }
@@ -66,7 +78,10 @@ mod tests {
 
     fn token(org: &str, scopes: &str) -> Actor {
         Actor {
-            principal: Principal::ApiToken { token_id: "tok_1".into(), org_id: org.into() },
+            principal: Principal::ApiToken {
+                token_id: "tok_1".into(),
+                org_id: org.into(),
+            },
             scopes: ScopeSet::parse(scopes).unwrap_or_default(),
             user_id: None,
             staff: false,
@@ -76,13 +91,20 @@ mod tests {
     #[test]
     fn another_orgs_credential_is_not_found_before_scopes_are_looked_at() {
         let actor = token("org_a", "read:shipments");
-        assert!(matches!(actor.authorize("org_b", Scope::write(Resource::Orgs)), Err(Error::NotFound)));
+        assert!(matches!(
+            actor.authorize("org_b", Scope::write(Resource::Orgs)),
+            Err(Error::NotFound)
+        ));
     }
 
     #[test]
     fn a_missing_scope_is_insufficient_scope_naming_it() {
         let actor = token("org_a", "read:shipments");
-        assert!(actor.authorize("org_a", Scope::read(Resource::Shipments)).is_ok());
+        assert!(
+            actor
+                .authorize("org_a", Scope::read(Resource::Shipments))
+                .is_ok()
+        );
         match actor.authorize("org_a", Scope::write(Resource::Shipments)) {
             Err(Error::InsufficientScope(s)) => assert_eq!(s, "write:shipments"),
             other => panic!("{other:?}"),
@@ -92,7 +114,10 @@ mod tests {
     #[test]
     fn nobody_is_unauthenticated_and_the_admin_passes() {
         let scope = Scope::read(Resource::Orgs);
-        assert!(matches!(Actor::anonymous().authorize("org_a", scope), Err(Error::Unauthenticated)));
+        assert!(matches!(
+            Actor::anonymous().authorize("org_a", scope),
+            Err(Error::Unauthenticated)
+        ));
         assert!(Actor::admin().authorize("org_a", scope).is_ok());
     }
 }

@@ -27,7 +27,12 @@ pub struct CreatedToken {
     pub record: ApiToken,
 }
 
-pub async fn create(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewToken>) -> Result<CreatedToken> {
+pub async fn create(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    input: Input<NewToken>,
+) -> Result<CreatedToken> {
     actor.authorize(org_id, Scope::write(Resource::ApiTokens))?;
     let input = input.get()?;
     let mut errors = Violations::new();
@@ -52,7 +57,10 @@ pub async fn create(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewToke
             None
         }
         Some((text, None)) => {
-            errors.add("expiresAt", format!("{text:?} is not an RFC 3339 timestamp"));
+            errors.add(
+                "expiresAt",
+                format!("{text:?} is not an RFC 3339 timestamp"),
+            );
             None
         }
     };
@@ -73,7 +81,11 @@ pub async fn create(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewToke
                 Some(id) => Some(id),
                 None => store::orgs::first_owner(tx, &org_id)?,
             }
-            .ok_or_else(|| Error::InvalidState("the organization has no owner to attribute the token to".into()))?;
+            .ok_or_else(|| {
+                Error::InvalidState(
+                    "the organization has no owner to attribute the token to".into(),
+                )
+            })?;
             let user = store::users::get(tx, &creator)?.ok_or(Error::NotFound)?;
             let record = ApiToken {
                 id: ids::new(ids::API_TOKEN),
@@ -81,7 +93,11 @@ pub async fn create(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewToke
                 name,
                 token_prefix,
                 scopes,
-                created_by: UserRef { id: user.id, name: user.name, email: user.email },
+                created_by: UserRef {
+                    id: user.id,
+                    name: user.name,
+                    email: user.email,
+                },
                 expires_at,
                 last_used_at: None,
                 created_at: now,
@@ -93,17 +109,27 @@ pub async fn create(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewToke
     Ok(CreatedToken { token, record })
 }
 
-pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: Option<i64>, limit: Option<i64>) -> Result<Paged<ApiToken>> {
+pub async fn list(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    page: Option<i64>,
+    limit: Option<i64>,
+) -> Result<Paged<ApiToken>> {
     actor.authorize(org_id, Scope::read(Resource::ApiTokens))?;
     let page = page_query(page, limit)?;
     let org_id = org_id.to_string();
-    ctx.db.read(move |c| store::api_tokens::list(c, &org_id, page)).await
+    ctx.db
+        .read(move |c| store::api_tokens::list(c, &org_id, page))
+        .await
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Result<ApiToken> {
     actor.authorize(org_id, Scope::read(Resource::ApiTokens))?;
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
-    ctx.db.read(move |c| store::api_tokens::get(c, &org_id, &token_id)?.ok_or(Error::NotFound)).await
+    ctx.db
+        .read(move |c| store::api_tokens::get(c, &org_id, &token_id)?.ok_or(Error::NotFound))
+        .await
 }
 
 /// The new name of a token.
@@ -111,7 +137,13 @@ pub struct Rename {
     pub name: String,
 }
 
-pub async fn rename(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str, input: Input<Rename>) -> Result<ApiToken> {
+pub async fn rename(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    token_id: &str,
+    input: Input<Rename>,
+) -> Result<ApiToken> {
     actor.authorize(org_id, Scope::write(Resource::ApiTokens))?;
     let input = input.get()?;
     let mut errors = Violations::new();
@@ -130,12 +162,18 @@ pub async fn rename(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str, inpu
 pub async fn revoke(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Result<()> {
     actor.authorize(org_id, Scope::write(Resource::ApiTokens))?;
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
-    ctx.db.write(move |tx| store::api_tokens::delete(tx, &org_id, &token_id)).await
+    ctx.db
+        .write(move |tx| store::api_tokens::delete(tx, &org_id, &token_id))
+        .await
 }
 
 /// Revokes a token named only by its id (the CLI's `token revoke`).
 pub async fn revoke_by_id(ctx: &Ctx, actor: &Actor, token_id: &str) -> Result<()> {
     let id = token_id.to_string();
-    let org_id = ctx.db.read(move |c| store::api_tokens::org_of(c, &id)).await?.ok_or(Error::NotFound)?;
+    let org_id = ctx
+        .db
+        .read(move |c| store::api_tokens::org_of(c, &id))
+        .await?
+        .ok_or(Error::NotFound)?;
     revoke(ctx, actor, &org_id, token_id).await
 }

@@ -27,17 +27,24 @@ const TOUCH_EVERY_SECONDS: i64 = 60;
 /// A new API token value.
 pub fn generate_token() -> Result<String> {
     let mut bytes = [0u8; 32];
-    SystemRandom::new().fill(&mut bytes).map_err(|_| Error::Internal("no randomness available".into()))?;
+    SystemRandom::new()
+        .fill(&mut bytes)
+        .map_err(|_| Error::Internal("no randomness available".into()))?;
     Ok(format!("{TOKEN_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes)))
 }
 
 pub fn hash_token(token: &str) -> Vec<u8> {
-    digest::digest(&digest::SHA256, token.as_bytes()).as_ref().to_vec()
+    digest::digest(&digest::SHA256, token.as_bytes())
+        .as_ref()
+        .to_vec()
 }
 
 fn looks_like_api_token(credential: &str) -> bool {
     credential.strip_prefix(TOKEN_PREFIX).is_some_and(|body| {
-        body.len() == TOKEN_BODY_LEN && body.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        body.len() == TOKEN_BODY_LEN
+            && body
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     })
 }
 
@@ -51,17 +58,26 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     let found = ctx
         .db
         .read(move |c| {
-            let Some((token, stored)) = store::api_tokens::by_hash(c, &lookup)? else { return Ok(None) };
+            let Some((token, stored)) = store::api_tokens::by_hash(c, &lookup)? else {
+                return Ok(None);
+            };
             let staff = store::users::get(c, &token.created_by.id)?.is_some_and(|u| u.staff);
             Ok(Some((token, stored, staff)))
         })
         .await?;
-    let Some((token, stored, staff)) = found else { return Err(Error::Unauthenticated) };
+    let Some((token, stored, staff)) = found else {
+        return Err(Error::Unauthenticated);
+    };
     if !bool::from(stored.ct_eq(&hash)) {
         return Err(Error::Unauthenticated);
     }
     let now = ctx.clock.now();
-    if token.expires_at.as_deref().and_then(time::parse).is_some_and(|expires| expires <= now) {
+    if token
+        .expires_at
+        .as_deref()
+        .and_then(time::parse)
+        .is_some_and(|expires| expires <= now)
+    {
         return Err(Error::Unauthenticated);
     }
     ctx.rate.check(&token.id)?;
@@ -71,15 +87,26 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
         .and_then(time::parse)
         .is_none_or(|used| (now - used).whole_seconds() >= TOUCH_EVERY_SECONDS);
     if stale {
-        let (db, org_id, token_id, at) = (ctx.db.clone(), token.org_id.clone(), token.id.clone(), time::format(now));
+        let (db, org_id, token_id, at) = (
+            ctx.db.clone(),
+            token.org_id.clone(),
+            token.id.clone(),
+            time::format(now),
+        );
         tokio::spawn(async move {
-            if let Err(err) = db.write(move |tx| store::api_tokens::touch(tx, &org_id, &token_id, &at)).await {
+            if let Err(err) = db
+                .write(move |tx| store::api_tokens::touch(tx, &org_id, &token_id, &at))
+                .await
+            {
                 tracing::warn!(error = %err, "could not record lastUsedAt");
             }
         });
     }
     Ok(Actor {
-        principal: Principal::ApiToken { token_id: token.id, org_id: token.org_id },
+        principal: Principal::ApiToken {
+            token_id: token.id,
+            org_id: token.org_id,
+        },
         scopes: token.scopes,
         user_id: Some(token.created_by.id),
         staff,
@@ -101,7 +128,10 @@ mod tests {
     #[test]
     fn only_well_formed_credentials_reach_the_database() {
         assert!(!looks_like_api_token("shb_short"));
-        assert!(!looks_like_api_token(&format!("shb_{}", "A".repeat(42) + "!")));
+        assert!(!looks_like_api_token(&format!(
+            "shb_{}",
+            "A".repeat(42) + "!"
+        )));
         assert!(!looks_like_api_token("eyJhbGciOiJFZERTQSJ9.e30.c2ln"));
         assert!(looks_like_api_token(&format!("shb_{}", "A".repeat(43))));
     }

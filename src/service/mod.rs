@@ -41,11 +41,24 @@ impl Ctx {
     /// Creates the data directory when missing and opens (and migrates) the database.
     pub fn open(config: Config) -> Result<Ctx> {
         let dir = &config.storage.data_dir;
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Internal(format!("cannot create data directory {}: {e}", dir.display())))?;
-        let db = Db::open(&config.database_path(), &config.storage.synchronous, config.storage.read_connections)?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            Error::Internal(format!(
+                "cannot create data directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+        let db = Db::open(
+            &config.database_path(),
+            &config.storage.synchronous,
+            config.storage.read_connections,
+        )?;
         let rate = rate_limit::RateLimiter::new(config.limits.rate_per_second, config.limits.burst);
-        Ok(Ctx(Arc::new(Inner { db, config, clock: Clock::System, rate })))
+        Ok(Ctx(Arc::new(Inner {
+            db,
+            config,
+            clock: Clock::System,
+            rate,
+        })))
     }
 
     /// The current time as stored and shown.
@@ -80,7 +93,8 @@ impl<T> Input<T> {
 /// Decodes a JSON body (REST) or argument object (MCP) into `T`. Text that is not JSON is
 /// `InvalidJson`; JSON of the wrong shape is `Validation` naming the field (DESIGN §16).
 pub fn decode_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| Error::InvalidJson(e.to_string()))?;
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| Error::InvalidJson(e.to_string()))?;
     decode_value(value)
 }
 
@@ -92,10 +106,26 @@ pub fn decode_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) ->
     serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();
         let message = err.into_inner().to_string();
-        let join = |name: &str| if path == "." { name.to_string() } else { format!("{path}.{name}") };
-        match message.strip_prefix("missing field `").and_then(|rest| rest.split_once('`')) {
+        let join = |name: &str| {
+            if path == "." {
+                name.to_string()
+            } else {
+                format!("{path}.{name}")
+            }
+        };
+        match message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split_once('`'))
+        {
             Some((name, _)) => Error::invalid(join(name), "is required"),
-            None => Error::invalid(if path == "." { "body".to_string() } else { path }, message),
+            None => Error::invalid(
+                if path == "." {
+                    "body".to_string()
+                } else {
+                    path
+                },
+                message,
+            ),
         }
     })
 }
@@ -112,5 +142,8 @@ pub fn page_query(page: Option<i64>, limit: Option<i64>) -> Result<PageQuery> {
         errors.add("limit", "must be an integer from 1 to 100");
     }
     errors.finish()?;
-    Ok(PageQuery { page: page as u32, limit: limit as u32 })
+    Ok(PageQuery {
+        page: page as u32,
+        limit: limit as u32,
+    })
 }

@@ -48,7 +48,10 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
     errors.length("creatorName", &input.creator_name, 1, 200);
     let plan = input.plan.unwrap_or_else(|| "default".into());
     if !ctx.config.plans.contains_key(&plan) {
-        errors.add("plan", format!("no plan named {plan:?} in the configuration"));
+        errors.add(
+            "plan",
+            format!("no plan named {plan:?} in the configuration"),
+        );
     }
     errors.finish()?;
     let now = ctx.now();
@@ -89,7 +92,9 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str) -> Result<Org> {
     actor.authorize(org_id, Scope::read(Resource::Orgs))?;
     let org_id = org_id.to_string();
-    ctx.db.read(move |c| store::orgs::get(c, &org_id)?.ok_or(Error::NotFound)).await
+    ctx.db
+        .read(move |c| store::orgs::get(c, &org_id)?.ok_or(Error::NotFound))
+        .await
 }
 
 /// A change to an organization: `None` keeps a field; for nullable fields `Some(None)` clears it.

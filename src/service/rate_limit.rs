@@ -34,8 +34,14 @@ impl RateLimiter {
         if self.rate == 0.0 {
             return Ok(());
         }
-        let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let bucket = buckets.entry(key.to_string()).or_insert(Bucket { tokens: self.capacity, at: now });
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let bucket = buckets.entry(key.to_string()).or_insert(Bucket {
+            tokens: self.capacity,
+            at: now,
+        });
         let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
         bucket.tokens = (bucket.tokens + elapsed * self.rate).min(self.capacity);
         bucket.at = now;
@@ -44,7 +50,9 @@ impl RateLimiter {
             Ok(())
         } else {
             let wait = ((1.0 - bucket.tokens) / self.rate).ceil().max(1.0);
-            Err(Error::RateLimited { retry_after_secs: wait as u64 })
+            Err(Error::RateLimited {
+                retry_after_secs: wait as u64,
+            })
         }
     }
 }
@@ -62,9 +70,21 @@ mod tests {
         for _ in 0..5 {
             assert!(limiter.check_at("tok_a", start).is_ok());
         }
-        assert!(matches!(limiter.check_at("tok_a", start), Err(Error::RateLimited { retry_after_secs: 1 })));
-        assert!(limiter.check_at("tok_b", start).is_ok(), "buckets are per credential");
-        assert!(limiter.check_at("tok_a", start + Duration::from_millis(500)).is_ok());
+        assert!(matches!(
+            limiter.check_at("tok_a", start),
+            Err(Error::RateLimited {
+                retry_after_secs: 1
+            })
+        ));
+        assert!(
+            limiter.check_at("tok_b", start).is_ok(),
+            "buckets are per credential"
+        );
+        assert!(
+            limiter
+                .check_at("tok_a", start + Duration::from_millis(500))
+                .is_ok()
+        );
     }
 
     #[test]

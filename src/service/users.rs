@@ -61,9 +61,19 @@ pub async fn add(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewMember>
             store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
             let user = find_or_create(tx, &input.email, &input.name, &now)?;
             if store::users::in_org(tx, &org_id, &user.id)?.is_some() {
-                return Err(Error::Conflict(format!("{} is already a member of this organization", input.email)));
+                return Err(Error::Conflict(format!(
+                    "{} is already a member of this organization",
+                    input.email
+                )));
             }
-            store::orgs::add_member(tx, &org_id, &user.id, &input.role, input.brand.as_deref(), &now)?;
+            store::orgs::add_member(
+                tx,
+                &org_id,
+                &user.id,
+                &input.role,
+                input.brand.as_deref(),
+                &now,
+            )?;
             store::users::in_org(tx, &org_id, &user.id)?.ok_or(Error::NotFound)
         })
         .await
@@ -73,10 +83,15 @@ pub async fn add(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewMember>
 pub async fn set_password(ctx: &Ctx, actor: &Actor, email: &str, password: &str) -> Result<()> {
     require_admin(actor)?;
     if password.chars().count() < 8 {
-        return Err(Error::invalid("password", "must be at least 8 characters long"));
+        return Err(Error::invalid(
+            "password",
+            "must be at least 8 characters long",
+        ));
     }
     let mut salt = [0u8; 16];
-    SystemRandom::new().fill(&mut salt).map_err(|_| Error::Internal("no randomness available".into()))?;
+    SystemRandom::new()
+        .fill(&mut salt)
+        .map_err(|_| Error::Internal("no randomness available".into()))?;
     let salt = SaltString::encode_b64(&salt).map_err(|e| Error::Internal(format!("salt: {e}")))?;
     let hash = Argon2::default()
         .hash_password(password.as_bytes(), &salt)
@@ -105,7 +120,11 @@ pub async fn grant_staff(ctx: &Ctx, actor: &Actor, email: &str) -> Result<User> 
 }
 
 fn require_admin(actor: &Actor) -> Result<()> {
-    if actor.is_admin() { Ok(()) } else { Err(Error::InsufficientScope("admin".into())) }
+    if actor.is_admin() {
+        Ok(())
+    } else {
+        Err(Error::InsufficientScope("admin".into()))
+    }
 }
 
 fn no_such_user(email: &str) -> Error {

@@ -11,7 +11,8 @@ use crate::{
     store::{PageQuery, Paged},
 };
 
-const SELECT: &str = "SELECT t.id, t.org_id, t.name, t.token_prefix, t.scopes, t.created_by, u.name, u.email,
+const SELECT: &str =
+    "SELECT t.id, t.org_id, t.name, t.token_prefix, t.scopes, t.created_by, u.name, u.email,
         t.expires_at, t.last_used_at, t.created_at
     FROM api_tokens t JOIN users u ON u.id = t.created_by";
 
@@ -23,7 +24,11 @@ fn from_row(row: &Row) -> rusqlite::Result<ApiToken> {
         name: row.get(2)?,
         token_prefix: row.get(3)?,
         scopes: ScopeSet::parse(&scopes).unwrap_or_default(),
-        created_by: UserRef { id: row.get(5)?, name: row.get(6)?, email: row.get(7)? },
+        created_by: UserRef {
+            id: row.get(5)?,
+            name: row.get(6)?,
+            email: row.get(7)?,
+        },
         expires_at: row.get(8)?,
         last_used_at: row.get(9)?,
         created_at: row.get(10)?,
@@ -64,7 +69,8 @@ pub fn by_hash(conn: &Connection, hash: &[u8]) -> Result<Option<(ApiToken, Vec<u
         .optional()?)
 }
 
-const SELECT_WITH_HASH: &str = "SELECT t.id, t.org_id, t.name, t.token_prefix, t.scopes, t.created_by, u.name, u.email,
+const SELECT_WITH_HASH: &str =
+    "SELECT t.id, t.org_id, t.name, t.token_prefix, t.scopes, t.created_by, u.name, u.email,
         t.expires_at, t.last_used_at, t.created_at, t.token_hash
     FROM api_tokens t JOIN users u ON u.id = t.created_by";
 
@@ -87,21 +93,33 @@ pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<Ap
         ))?
         .query_map(params![org_id, page.limit, page.offset()], from_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(Paged { items, total, query: page })
+    Ok(Paged {
+        items,
+        total,
+        query: page,
+    })
 }
 
 pub fn rename(conn: &Connection, org_id: &str, token_id: &str, name: &str) -> Result<()> {
     let changed = conn
         .prepare_cached("UPDATE api_tokens SET name = ?3 WHERE org_id = ?1 AND id = ?2")?
         .execute(params![org_id, token_id, name])?;
-    if changed == 0 { Err(Error::NotFound) } else { Ok(()) }
+    if changed == 0 {
+        Err(Error::NotFound)
+    } else {
+        Ok(())
+    }
 }
 
 pub fn delete(conn: &Connection, org_id: &str, token_id: &str) -> Result<()> {
     let changed = conn
         .prepare_cached("DELETE FROM api_tokens WHERE org_id = ?1 AND id = ?2")?
         .execute(params![org_id, token_id])?;
-    if changed == 0 { Err(Error::NotFound) } else { Ok(()) }
+    if changed == 0 {
+        Err(Error::NotFound)
+    } else {
+        Ok(())
+    }
 }
 
 pub fn touch(conn: &Connection, org_id: &str, token_id: &str, now: &str) -> Result<()> {

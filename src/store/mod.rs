@@ -51,14 +51,26 @@ impl Db {
                  PRAGMA mmap_size = 268435456;"
             ))
         };
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let manager = || SqliteConnectionManager::file(path).with_flags(flags).with_init(init.clone());
-        let writer = Pool::builder().max_size(1).build(manager()).map_err(|e| open_error(path, e))?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let manager = || {
+            SqliteConnectionManager::file(path)
+                .with_flags(flags)
+                .with_init(init.clone())
+        };
+        let writer = Pool::builder()
+            .max_size(1)
+            .build(manager())
+            .map_err(|e| open_error(path, e))?;
         {
             let mut conn = writer.get().map_err(|e| open_error(path, e))?;
             migrate(&mut conn)?;
         }
-        let readers = Pool::builder().max_size(read_connections).build(manager()).map_err(|e| open_error(path, e))?;
+        let readers = Pool::builder()
+            .max_size(read_connections)
+            .build(manager())
+            .map_err(|e| open_error(path, e))?;
         Ok(Db { writer, readers })
     }
 
@@ -85,7 +97,9 @@ impl Db {
         let pool = self.writer.clone();
         blocking(move || {
             let mut conn: PooledConnection<SqliteConnectionManager> = pool.get()?;
-            let tx = Tx { tx: conn.transaction_with_behavior(TransactionBehavior::Immediate)? };
+            let tx = Tx {
+                tx: conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
+            };
             let value = f(&tx)?;
             tx.tx.commit()?;
             Ok(value)
@@ -109,14 +123,20 @@ pub fn migrate(conn: &mut Connection) -> Result<Vec<String>> {
     let report = embedded::migrations::runner()
         .run(conn)
         .map_err(|e| Error::Internal(format!("migration failed: {e}")))?;
-    Ok(report.applied_migrations().iter().map(|m| format!("V{}__{}", m.version(), m.name())).collect())
+    Ok(report
+        .applied_migrations()
+        .iter()
+        .map(|m| format!("V{}__{}", m.version(), m.name()))
+        .collect())
 }
 
 /// Opens the database file on its own connection and applies pending migrations.
 pub fn migrate_file(path: &Path) -> Result<Vec<String>> {
     let mut conn = Connection::open(path).map_err(|e| open_error(path, e))?;
-    conn.execute_batch("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;")
-        .map_err(|e| open_error(path, e))?;
+    conn.execute_batch(
+        "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;",
+    )
+    .map_err(|e| open_error(path, e))?;
     migrate(&mut conn)
 }
 

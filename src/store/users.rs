@@ -4,7 +4,8 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::{error::Result, model::org::User};
 
-const COLUMNS: &str = "u.id, u.email, u.name, u.language, u.staff, u.email_verified, u.created_at, u.updated_at";
+const COLUMNS: &str =
+    "u.id, u.email, u.name, u.language, u.staff, u.email_verified, u.created_at, u.updated_at";
 
 fn from_row(row: &Row, role: Option<String>) -> rusqlite::Result<User> {
     Ok(User {

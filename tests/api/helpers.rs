@@ -1,0 +1,251 @@
+//! `TestApp::spawn()`: the real application on an OS-assigned port with its own data directory,
+//! plus typed helpers that assert the status inside.
+
+use std::{path::PathBuf, process::Output};
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use shipbase::{
+    config::{Config, Overrides},
+    service::Ctx,
+};
+use tempfile::TempDir;
+
+pub struct TestApp {
+    pub base_url: String,
+    pub client: reqwest::Client,
+    pub dir: TempDir,
+    pub config_path: PathBuf,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+/// An organization made through the CLI, with its owner's token.
+pub struct TestOrg {
+    pub id: String,
+    pub slug: String,
+    pub email: String,
+    pub user_id: String,
+    pub token: String,
+}
+
+impl TestApp {
+    /// Starts the app with the default test configuration.
+    pub async fn spawn() -> TestApp {
+        TestApp::spawn_with("").await
+    }
+
+    /// Starts the app with extra TOML appended to the test configuration.
+    pub async fn spawn_with(extra_toml: &str) -> TestApp {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let config_path = dir.path().join("shipbase.toml");
+        let toml = format!(
+            "[storage]\ndata_dir = \"{}\"\n[limits]\nrate_per_second = 0\n{extra_toml}",
+            dir.path().join("data").display()
+        );
+        std::fs::write(&config_path, toml).expect("write config");
+        let mut config =
+            Config::load(Some(&config_path), Vec::new(), &Overrides::default()).expect("config");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        config.server.base_url = format!("http://{addr}");
+        let ctx = Ctx::open(config).expect("open");
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let _ = shipbase::app::serve(ctx, listener, async {
+                let _ = rx.await;
+            })
+            .await;
+        });
+        TestApp {
+            base_url: format!("http://{addr}"),
+            client: reqwest::Client::new(),
+            dir,
+            config_path,
+            shutdown: Some(tx),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    /// Sends a request; `token` becomes a bearer credential, `body` JSON.
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
+        let mut req = self.client.request(method, self.url(path));
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        Reply::read(req.send().await.expect("request")).await
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Reply {
+        self.call(Method::GET, path, Some(token), None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    /// Runs the shipbase binary against this app's config and data directory.
+    pub fn cli(&self, args: &[&str]) -> Output {
+        self.cli_with_stdin(args, "")
+    }
+
+    pub fn cli_with_stdin(&self, args: &[&str], stdin: &str) -> Output {
+        use std::io::Write;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_shipbase"))
+            .args(args)
+            .env("SHIPBASE_CONFIG", &self.config_path)
+            .current_dir(self.dir.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn shipbase");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stdin.as_bytes())
+            .expect("write stdin");
+        child.wait_with_output().expect("wait")
+    }
+
+    /// Runs a CLI command that must succeed and print JSON.
+    pub fn cli_json(&self, args: &[&str]) -> Value {
+        let out = self.cli(args);
+        assert!(
+            out.status.success(),
+            "shipbase {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+    }
+
+    /// `shipbase org create --json` with a fresh slug.
+    pub fn create_org(&self) -> TestOrg {
+        let slug = format!("org-{}", ulid::Ulid::new().to_string().to_lowercase());
+        let email = format!("owner-{slug}@example.com");
+        let out = self.cli_json(&[
+            "org",
+            "create",
+            "--name",
+            "Test Org",
+            "--slug",
+            &slug,
+            "--email",
+            &email,
+            "--user-name",
+            "Owner",
+            "--json",
+        ]);
+        TestOrg {
+            id: out["org"]["id"].as_str().expect("org id").to_string(),
+            user_id: out["user"]["id"].as_str().expect("user id").to_string(),
+            token: out["token"].as_str().expect("token").to_string(),
+            slug,
+            email,
+        }
+    }
+
+    /// A token of `org` with the given scopes, made by the CLI.
+    pub fn create_token(&self, org: &TestOrg, scopes: &str) -> String {
+        let out = self.cli_json(&[
+            "token", "create", "--org", &org.id, "--name", "test", "--scopes", scopes, "--json",
+        ]);
+        out["token"].as_str().expect("token").to_string()
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// A response with its body read.
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Reply {
+    pub async fn read(resp: reqwest::Response) -> Reply {
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let text = resp.text().await.unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply {
+            status,
+            headers,
+            body,
+            text,
+        }
+    }
+
+    /// Asserts the status and returns the JSON body.
+    #[track_caller]
+    pub fn expect(self, status: u16) -> Value {
+        assert_eq!(self.status.as_u16(), status, "body: {}", self.text);
+        self.body
+    }
+
+    /// Asserts a problem+json error with this status and code (DESIGN §5) and returns it.
+    #[track_caller]
+    pub fn problem(self, status: u16, code: &str) -> Value {
+        assert_eq!(self.status.as_u16(), status, "body: {}", self.text);
+        let content_type = self.header("content-type");
+        assert_eq!(content_type, "application/problem+json", "{}", self.text);
+        assert_eq!(self.body["code"], code, "{}", self.text);
+        assert_eq!(self.body["status"], status);
+        assert_eq!(self.body["type"], format!("/errors/{code}"));
+        assert!(self.body["title"].is_string());
+        assert_eq!(
+            self.body["requestId"].as_str(),
+            Some(self.header("x-request-id").as_str())
+        );
+        self.body
+    }
+
+    pub fn header(&self, name: &str) -> String {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+/// The fields of a validation problem.
+pub fn error_fields(problem: &Value) -> Vec<String> {
+    problem["errors"]
+        .as_array()
+        .map(|errors| {
+            errors
+                .iter()
+                .filter_map(|e| e["field"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A valid POST /orgs body with a fresh slug.
+pub fn signup_body() -> Value {
+    let slug = format!("signup-{}", ulid::Ulid::new().to_string().to_lowercase());
+    json!({"name": "Signup Co", "slug": slug, "creatorEmail": format!("{slug}@example.com"), "creatorName": "Sam"})
+}

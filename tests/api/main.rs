@@ -1,0 +1,8 @@
+//! Integration tests: each test starts the real application on an OS-assigned port with its own
+//! temporary data directory, and drives it over HTTP and through the shipbase binary.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod health;
+mod helpers;
+mod openapi;

@@ -6,6 +6,8 @@ pub mod api;
 pub mod app;
 /// The command line.
 pub mod cli;
+/// Carrier adapters.
+pub mod carriers;
 /// Configuration: defaults, file, environment, flags.
 pub mod config;
 /// The domain error.

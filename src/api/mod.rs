@@ -4,12 +4,16 @@ use poem_openapi::Tags;
 
 pub mod api_tokens;
 pub mod body;
+pub mod carriers;
 pub mod health;
 pub mod home;
 pub mod orgs;
 pub mod page;
 pub mod problem;
 pub mod security;
+pub mod sender_addresses;
+pub mod shipments;
+pub mod shipping_rules;
 
 #[derive(Tags)]
 pub enum ApiTags {
@@ -17,23 +21,44 @@ pub enum ApiTags {
     Health,
     /// Organizations (tenants) and their settings.
     Organizations,
+    /// Addresses shipments are sent from.
+    SenderAddresses,
+    /// Carriers and the carrier types this server offers.
+    Carriers,
+    /// Rules that choose carrier settings and quote prices.
+    ShippingRules,
+    /// Shipments, their parcels, labels and tracking.
+    Shipments,
     /// API tokens of an organization.
     ApiTokens,
 }
 
 /// Every API of the service, composed for `OpenApiService`.
-pub fn all() -> (
-    home::HomeApi,
-    health::HealthApi,
-    orgs::OrgsApi,
-    api_tokens::ApiTokensApi,
-) {
+pub fn all() -> impl poem_openapi::OpenApi {
     (
         home::HomeApi,
         health::HealthApi,
         orgs::OrgsApi,
+        sender_addresses::SenderAddressesApi,
+        carriers::CarriersApi,
+        shipping_rules::ShippingRulesApi,
+        shipments::ShipmentsApi,
         api_tokens::ApiTokensApi,
     )
+}
+
+/// 201 with the created resource (DESIGN §16).
+#[derive(poem_openapi::ApiResponse)]
+pub enum Created<T: poem_openapi::types::ToJSON> {
+    /// Created.
+    #[oai(status = 201)]
+    Created(poem_openapi::payload::Json<T>),
+}
+
+impl<T: poem_openapi::types::ToJSON> Created<T> {
+    pub fn new(value: impl Into<T>) -> Created<T> {
+        Created::Created(poem_openapi::payload::Json(value.into()))
+    }
 }
 
 /// The `{"message": …}` body of DELETE answers (SPEC row 20).

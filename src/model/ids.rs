@@ -3,6 +3,12 @@
 pub const ORG: &str = "org";
 pub const USER: &str = "usr";
 pub const API_TOKEN: &str = "tok";
+pub const SENDER_ADDRESS: &str = "adr";
+pub const CARRIER: &str = "car";
+pub const SHIPPING_RULE: &str = "rul";
+pub const SHIPMENT: &str = "shp";
+pub const PARCEL: &str = "prc";
+pub const ORDER_LINE: &str = "oln";
 
 /// A fresh identifier of the given kind, e.g. `org_01J…`.
 pub fn new(kind: &str) -> String {

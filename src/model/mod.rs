@@ -1,13 +1,21 @@
 //! Plain types and rules with no I/O: ids, time, scopes, organizations, validation.
 
+/// Sender addresses.
+pub mod address;
+/// Carriers an organization configured.
+pub mod carrier;
 /// ISO 3166-1 country codes.
 pub mod country;
 /// `<kind>_<ULID>` identifiers.
 pub mod ids;
 /// Organizations: slug, currency and field rules.
 pub mod org;
+/// Shipping rules and their conditions.
+pub mod rule;
 /// Scopes (`read:shipments`, `write:all`) and what they grant.
 pub mod scope;
+/// Shipments: parties, parcels, order lines, tracking.
+pub mod shipment;
 /// RFC 3339 timestamps with millisecond precision.
 pub mod time;
 /// Field-level validation that collects every problem of a request.

@@ -13,8 +13,12 @@ use crate::{
 pub mod actor;
 pub mod api_tokens;
 pub mod auth;
+pub mod carriers;
 pub mod orgs;
 pub mod rate_limit;
+pub mod sender_addresses;
+pub mod shipments;
+pub mod shipping_rules;
 pub mod users;
 
 pub use actor::Actor;

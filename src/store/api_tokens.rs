@@ -8,7 +8,7 @@ use crate::{
         org::{ApiToken, UserRef},
         scope::ScopeSet,
     },
-    store::{PageQuery, Paged},
+    store::{PageQuery, Paged, count},
 };
 
 const SELECT: &str =
@@ -83,10 +83,7 @@ pub fn org_of(conn: &Connection, token_id: &str) -> Result<Option<String>> {
 }
 
 pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<ApiToken>> {
-    let total: i64 = conn
-        .prepare_cached("SELECT COUNT(*) FROM api_tokens WHERE org_id = ?1")?
-        .query_row([org_id], |r| r.get(0))?;
-    let total = u64::try_from(total).unwrap_or(0);
+    let total = count(conn, "SELECT COUNT(*) FROM api_tokens WHERE org_id = ?1", org_id)?;
     let items = conn
         .prepare_cached(&format!(
             "{SELECT} WHERE t.org_id = ?1 ORDER BY t.created_at DESC, t.id DESC LIMIT ?2 OFFSET ?3"

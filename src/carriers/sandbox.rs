@@ -1,0 +1,38 @@
+//! `sandbox`: books instantly with test labels and tracking numbers. Needs no configuration and
+//! accepts any product and service; for trying Shipbase out and for tests.
+
+use super::{CarrierAdapter, CarrierField, CarrierInfo, FieldOption, Offer};
+
+pub struct Sandbox;
+
+impl CarrierAdapter for Sandbox {
+    fn info(&self) -> CarrierInfo {
+        CarrierInfo {
+            name: "Sandbox",
+            slug: "sandbox",
+            group: "test",
+            description: "Test carrier: books instantly with test labels and tracking numbers. Accepts any product and service.",
+            fields: vec![CarrierField {
+                name: "Label size",
+                key: "labelSize",
+                kind: "select",
+                description: "Default label size",
+                options: vec![
+                    FieldOption { name: "A4", key: "a4", value: "A4" },
+                    FieldOption { name: "100 × 150 mm", key: "100x150", value: "100X150" },
+                ],
+                required: false,
+            }],
+            products: vec![
+                Offer { id: "standard", name: "Standard" },
+                Offer { id: "express", name: "Express" },
+                Offer { id: "economy", name: "Economy" },
+            ],
+            services: vec![
+                Offer { id: "signature", name: "Signature on delivery" },
+                Offer { id: "insurance", name: "Insurance" },
+                Offer { id: "saturday", name: "Saturday delivery" },
+            ],
+        }
+    }
+}

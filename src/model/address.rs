@@ -1,0 +1,71 @@
+//! Sender addresses (SPEC §2 SenderAddress) and their rules.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{country, validate::Violations};
+
+/// Customs identifiers of a sender (all optional).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Customs {
+    pub voec: Option<String>,
+    pub eori: Option<String>,
+    pub sprn: Option<String>,
+    pub ioss: Option<String>,
+    pub fda: Option<String>,
+    pub duns: Option<String>,
+}
+
+/// The writable fields of a sender address.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AddressFields {
+    pub name: String,
+    pub att_contact: String,
+    pub address1: String,
+    pub address2: Option<String>,
+    pub zipcode: String,
+    pub city: String,
+    pub phone: String,
+    pub country_code: String,
+    pub state: String,
+    pub email: String,
+    pub customs: Option<Customs>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SenderAddress {
+    pub id: String,
+    pub org_id: String,
+    pub fields: AddressFields,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl AddressFields {
+    pub fn validate(&self, errors: &mut Violations) {
+        errors.length("name", &self.name, 1, 200);
+        errors.length("attContact", &self.att_contact, 1, 200);
+        errors.length("address1", &self.address1, 1, 200);
+        if let Some(a2) = &self.address2 {
+            errors.length("address2", a2, 0, 200);
+        }
+        errors.length("zipcode", &self.zipcode, 1, 20);
+        errors.length("city", &self.city, 1, 100);
+        errors.length("phone", &self.phone, 1, 50);
+        check_country_code(errors, "countryCode", &self.country_code);
+        errors.length("state", &self.state, 1, 100);
+        errors.email("email", &self.email);
+    }
+}
+
+/// ISO 3166-1 alpha-2 (an assigned code) or alpha-3 (three capital letters).
+pub fn check_country_code(errors: &mut Violations, field: &str, code: &str) {
+    let ok = match code.len() {
+        2 => country::is_alpha2(code),
+        3 => code.bytes().all(|b| b.is_ascii_uppercase()),
+        _ => false,
+    };
+    if !ok {
+        errors.add(field, "must be an ISO 3166-1 alpha-2 or alpha-3 country code (length 2 to 3), such as DK or DNK");
+    }
+}

@@ -1,0 +1,81 @@
+//! `carriers`, read with their sender address.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::{
+    error::{Error, Result},
+    model::{
+        address::SenderAddress,
+        carrier::{Carrier, CarrierFields},
+    },
+    store::{PageQuery, Paged, count, json_column, sender_addresses, to_json},
+};
+
+fn select() -> String {
+    format!(
+        "SELECT c.id, c.org_id, c.name, c.carrier_slug, c.config, c.sender_address_id, c.created_at, c.updated_at, {}
+         FROM carriers c JOIN sender_addresses a ON a.id = c.sender_address_id",
+        sender_addresses::columns("a")
+    )
+}
+
+pub(crate) fn from_row_at(row: &Row, at: usize) -> rusqlite::Result<Carrier> {
+    Ok(Carrier {
+        id: row.get(at)?,
+        org_id: row.get(at + 1)?,
+        fields: CarrierFields {
+            name: row.get(at + 2)?,
+            carrier_slug: row.get(at + 3)?,
+            config: json_column(row, at + 4)?,
+            sender_address_id: row.get(at + 5)?,
+        },
+        created_at: row.get(at + 6)?,
+        updated_at: row.get(at + 7)?,
+    })
+}
+
+fn with_address(row: &Row) -> rusqlite::Result<(Carrier, SenderAddress)> {
+    Ok((from_row_at(row, 0)?, sender_addresses::from_row_at(row, 8)?))
+}
+
+pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<(Carrier, SenderAddress)>> {
+    Ok(conn
+        .prepare_cached(&format!("{} WHERE c.org_id = ?1 AND c.id = ?2", select()))?
+        .query_row([org_id, id], with_address)
+        .optional()?)
+}
+
+pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<(Carrier, SenderAddress)>> {
+    let total = count(conn, "SELECT COUNT(*) FROM carriers WHERE org_id = ?1", org_id)?;
+    let items = conn
+        .prepare_cached(&format!(
+            "{} WHERE c.org_id = ?1 ORDER BY c.created_at DESC, c.id DESC LIMIT ?2 OFFSET ?3",
+            select()
+        ))?
+        .query_map(params![org_id, page.limit, page.offset()], with_address)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Paged { items, total, query: page })
+}
+
+pub fn save(conn: &Connection, c: &Carrier) -> Result<()> {
+    let f = &c.fields;
+    conn.prepare_cached(
+        "INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, carrier_slug = excluded.carrier_slug,
+           config = excluded.config, sender_address_id = excluded.sender_address_id, updated_at = excluded.updated_at
+         WHERE carriers.org_id = excluded.org_id",
+    )?
+    .execute(params![c.id, c.org_id, f.name, f.carrier_slug, to_json(&f.config)?, f.sender_address_id, c.created_at, c.updated_at])?;
+    Ok(())
+}
+
+/// Whether a shipping rule still uses the carrier.
+pub fn in_use(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
+    Ok(conn.prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND carrier_id = ?2")?.exists([org_id, id])?)
+}
+
+pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
+    let n = conn.prepare_cached("DELETE FROM carriers WHERE org_id = ?1 AND id = ?2")?.execute([org_id, id])?;
+    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+}

@@ -1,0 +1,110 @@
+//! `sender_addresses`.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::{
+    error::{Error, Result},
+    model::address::{AddressFields, SenderAddress},
+    store::{PageQuery, Paged, count, json_column, to_json},
+};
+
+const COLUMNS: &str = "id, org_id, name, att_contact, address1, address2, zipcode, city, phone, country_code, \
+    state, email, customs, created_at, updated_at";
+
+pub(crate) fn from_row_at(row: &Row, at: usize) -> rusqlite::Result<SenderAddress> {
+    Ok(SenderAddress {
+        id: row.get(at)?,
+        org_id: row.get(at + 1)?,
+        fields: AddressFields {
+            name: row.get(at + 2)?,
+            att_contact: row.get(at + 3)?,
+            address1: row.get(at + 4)?,
+            address2: row.get(at + 5)?,
+            zipcode: row.get(at + 6)?,
+            city: row.get(at + 7)?,
+            phone: row.get(at + 8)?,
+            country_code: row.get(at + 9)?,
+            state: row.get(at + 10)?,
+            email: row.get(at + 11)?,
+            customs: json_column::<Option<_>>(row, at + 12)?,
+        },
+        created_at: row.get(at + 13)?,
+        updated_at: row.get(at + 14)?,
+    })
+}
+
+/// The columns, prefixed with a table alias, for joins.
+pub(crate) fn columns(alias: &str) -> String {
+    COLUMNS.split(", ").map(|c| format!("{alias}.{c}")).collect::<Vec<_>>().join(", ")
+}
+
+pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<SenderAddress>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM sender_addresses WHERE org_id = ?1 AND id = ?2"))?
+        .query_row([org_id, id], |r| from_row_at(r, 0))
+        .optional()?)
+}
+
+pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<SenderAddress>> {
+    let total = count(conn, "SELECT COUNT(*) FROM sender_addresses WHERE org_id = ?1", org_id)?;
+    let items = conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM sender_addresses WHERE org_id = ?1
+             ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
+        ))?
+        .query_map(params![org_id, page.limit, page.offset()], |r| from_row_at(r, 0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Paged { items, total, query: page })
+}
+
+/// Inserts or replaces (same id and org).
+pub fn save(conn: &Connection, a: &SenderAddress) -> Result<()> {
+    let f = &a.fields;
+    conn.prepare_cached(&format!(
+        "INSERT INTO sender_addresses ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, att_contact = excluded.att_contact,
+           address1 = excluded.address1, address2 = excluded.address2, zipcode = excluded.zipcode,
+           city = excluded.city, phone = excluded.phone, country_code = excluded.country_code,
+           state = excluded.state, email = excluded.email, customs = excluded.customs,
+           updated_at = excluded.updated_at
+         WHERE sender_addresses.org_id = excluded.org_id"
+    ))?
+    .execute(params![
+        a.id,
+        a.org_id,
+        f.name,
+        f.att_contact,
+        f.address1,
+        f.address2,
+        f.zipcode,
+        f.city,
+        f.phone,
+        f.country_code,
+        f.state,
+        f.email,
+        f.customs.as_ref().map(to_json).transpose()?,
+        a.created_at,
+        a.updated_at
+    ])?;
+    Ok(())
+}
+
+/// What still refers to the address, as a phrase for a 409, or None.
+pub fn in_use(conn: &Connection, org_id: &str, id: &str) -> Result<Option<&'static str>> {
+    let checks = [
+        ("SELECT 1 FROM carriers WHERE org_id = ?1 AND sender_address_id = ?2", "a carrier"),
+        ("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND sender_address_id = ?2", "a shipping rule"),
+        ("SELECT 1 FROM shipments WHERE org_id = ?1 AND sender_address_id = ?2", "a shipment"),
+    ];
+    for (sql, what) in checks {
+        if conn.prepare_cached(sql)?.exists([org_id, id])? {
+            return Ok(Some(what));
+        }
+    }
+    Ok(None)
+}
+
+pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
+    let n = conn.prepare_cached("DELETE FROM sender_addresses WHERE org_id = ?1 AND id = ?2")?.execute([org_id, id])?;
+    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+}

@@ -1,0 +1,144 @@
+//! `shipments`: scalar columns for filtering, the nested parts as JSON.
+
+use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
+
+use crate::{
+    error::{Error, Result},
+    model::{address::SenderAddress, rule::ShippingRule, shipment::Shipment},
+    store::{PageQuery, Paged, json_column, sender_addresses, shipping_rules, to_json},
+};
+
+const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
+    s.order_id, s.shipping_rule_id, s.return_of, s.body, s.created_at, s.updated_at";
+
+fn from_row(row: &Row) -> rusqlite::Result<Shipment> {
+    Ok(Shipment {
+        id: row.get(0)?,
+        org_id: row.get(1)?,
+        reference: row.get(2)?,
+        sender_address_id: row.get(3)?,
+        kind: row.get(4)?,
+        status: row.get(5)?,
+        term_of_trade: row.get(6)?,
+        order_id: row.get(7)?,
+        shipping_rule_id: row.get(8)?,
+        return_of: row.get(9)?,
+        body: json_column(row, 10)?,
+        created_at: row.get(11)?,
+        updated_at: row.get(12)?,
+    })
+}
+
+pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Shipment>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM shipments s WHERE s.org_id = ?1 AND s.id = ?2"))?
+        .query_row([org_id, id], from_row)
+        .optional()?)
+}
+
+/// The rule a shipment names, for its `shippingRule` summary.
+pub fn rule_of(conn: &Connection, org_id: &str, shipment: &Shipment) -> Result<Option<ShippingRule>> {
+    let Some(rule_id) = &shipment.shipping_rule_id else { return Ok(None) };
+    Ok(conn
+        .prepare_cached(
+            "SELECT id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body, created_at, updated_at
+             FROM shipping_rules WHERE org_id = ?1 AND id = ?2",
+        )?
+        .query_row([org_id, rule_id], shipping_rules::rule_from_row)
+        .optional()?)
+}
+
+/// Filters of the shipment list (DESIGN §6); timestamps in the stored form.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub status: Option<String>,
+    pub reference: Option<String>,
+    pub order_id: Option<String>,
+    pub created_from: Option<String>,
+    pub created_to: Option<String>,
+}
+
+pub fn list(conn: &Connection, org_id: &str, filter: &Filter, page: PageQuery) -> Result<Paged<(Shipment, SenderAddress)>> {
+    let mut clauses = vec!["s.org_id = ?"];
+    let mut args: Vec<&dyn ToSql> = vec![&org_id];
+    let conditions = [
+        (&filter.status, "s.status = ?"),
+        (&filter.reference, "s.reference = ?"),
+        (&filter.order_id, "s.order_id = ?"),
+        (&filter.created_from, "s.created_at >= ?"),
+        (&filter.created_to, "s.created_at <= ?"),
+    ];
+    for (value, clause) in &conditions {
+        if let Some(v) = value {
+            clauses.push(clause);
+            args.push(v);
+        }
+    }
+    let filter_sql = clauses.join(" AND ");
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM shipments s WHERE {filter_sql}"))?
+        .query_row(args.as_slice(), |r| r.get(0))?;
+    let (limit, offset) = (page.limit, page.offset());
+    args.push(&limit);
+    args.push(&offset);
+    let items = conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, {} FROM shipments s JOIN sender_addresses a ON a.id = s.sender_address_id
+             WHERE {filter_sql} ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?",
+            sender_addresses::columns("a")
+        ))?
+        .query_map(args.as_slice(), |r| Ok((from_row(r)?, sender_addresses::from_row_at(r, 13)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Paged { items, total: u64::try_from(total).unwrap_or(0), query: page })
+}
+
+pub fn insert(conn: &Connection, s: &Shipment) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
+                                shipping_rule_id, return_of, body, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?
+    .execute(params![
+        s.id,
+        s.org_id,
+        s.reference,
+        s.sender_address_id,
+        s.kind,
+        s.status,
+        s.term_of_trade,
+        s.order_id,
+        s.shipping_rule_id,
+        s.return_of,
+        to_json(&s.body)?,
+        s.created_at,
+        s.updated_at
+    ])?;
+    Ok(())
+}
+
+/// Writes back every mutable column of a stored shipment.
+pub fn update(conn: &Connection, s: &Shipment) -> Result<()> {
+    let n = conn
+        .prepare_cached(
+            "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
+                body = ?8, updated_at = ?9
+             WHERE org_id = ?1 AND id = ?2",
+        )?
+        .execute(params![
+            s.org_id,
+            s.id,
+            s.reference,
+            s.status,
+            s.term_of_trade,
+            s.order_id,
+            s.shipping_rule_id,
+            to_json(&s.body)?,
+            s.updated_at
+        ])?;
+    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+}
+
+pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
+    let n = conn.prepare_cached("DELETE FROM shipments WHERE org_id = ?1 AND id = ?2")?.execute([org_id, id])?;
+    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+}

@@ -1,0 +1,127 @@
+//! `shipping_rules`, read with their carrier, sender address and return rule.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::{
+    error::{Error, Result},
+    model::{
+        address::SenderAddress,
+        carrier::Carrier,
+        rule::{RuleFields, ShippingRule},
+    },
+    store::{PageQuery, Paged, carriers, count, json_column, sender_addresses, to_json},
+};
+
+/// A rule with what it refers to, as the full ShippingRule form shows it.
+#[derive(Clone, Debug)]
+pub struct RuleView {
+    pub rule: ShippingRule,
+    pub carrier: Carrier,
+    pub sender_address: SenderAddress,
+    /// `(id, name)` of the return rule.
+    pub return_rule: Option<(String, String)>,
+}
+
+fn select() -> String {
+    format!(
+        "SELECT r.id, r.org_id, r.name, r.carrier_id, r.sender_address_id, r.return_shipping_rule_id, r.body,
+                r.created_at, r.updated_at,
+                c.id, c.org_id, c.name, c.carrier_slug, c.config, c.sender_address_id, c.created_at, c.updated_at,
+                {}, rr.name
+         FROM shipping_rules r
+         JOIN carriers c ON c.id = r.carrier_id
+         JOIN sender_addresses a ON a.id = r.sender_address_id
+         LEFT JOIN shipping_rules rr ON rr.id = r.return_shipping_rule_id",
+        sender_addresses::columns("a")
+    )
+}
+
+pub(crate) fn rule_from_row(row: &Row) -> rusqlite::Result<ShippingRule> {
+    Ok(ShippingRule {
+        id: row.get(0)?,
+        org_id: row.get(1)?,
+        fields: RuleFields {
+            name: row.get(2)?,
+            carrier_id: row.get(3)?,
+            sender_address_id: row.get(4)?,
+            return_shipping_rule_id: row.get(5)?,
+            settings: json_column(row, 6)?,
+        },
+        created_at: row.get(7)?,
+        updated_at: row.get(8)?,
+    })
+}
+
+fn view(row: &Row) -> rusqlite::Result<RuleView> {
+    let rule = rule_from_row(row)?;
+    let return_rule = match (&rule.fields.return_shipping_rule_id, row.get::<_, Option<String>>(32)?) {
+        (Some(id), Some(name)) => Some((id.clone(), name)),
+        _ => None,
+    };
+    Ok(RuleView {
+        rule,
+        carrier: carriers::from_row_at(row, 9)?,
+        sender_address: sender_addresses::from_row_at(row, 17)?,
+        return_rule,
+    })
+}
+
+pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<RuleView>> {
+    Ok(conn
+        .prepare_cached(&format!("{} WHERE r.org_id = ?1 AND r.id = ?2", select()))?
+        .query_row([org_id, id], view)
+        .optional()?)
+}
+
+pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<RuleView>> {
+    let total = count(conn, "SELECT COUNT(*) FROM shipping_rules WHERE org_id = ?1", org_id)?;
+    let items = conn
+        .prepare_cached(&format!(
+            "{} WHERE r.org_id = ?1 ORDER BY r.created_at DESC, r.id DESC LIMIT ?2 OFFSET ?3",
+            select()
+        ))?
+        .query_map(params![org_id, page.limit, page.offset()], view)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Paged { items, total, query: page })
+}
+
+pub fn save(conn: &Connection, r: &ShippingRule) -> Result<()> {
+    let f = &r.fields;
+    conn.prepare_cached(
+        "INSERT INTO shipping_rules (id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body,
+                                     created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, carrier_id = excluded.carrier_id,
+           sender_address_id = excluded.sender_address_id, return_shipping_rule_id = excluded.return_shipping_rule_id,
+           body = excluded.body, updated_at = excluded.updated_at
+         WHERE shipping_rules.org_id = excluded.org_id",
+    )?
+    .execute(params![
+        r.id,
+        r.org_id,
+        f.name,
+        f.carrier_id,
+        f.sender_address_id,
+        f.return_shipping_rule_id,
+        to_json(&f.settings)?,
+        r.created_at,
+        r.updated_at
+    ])?;
+    Ok(())
+}
+
+pub fn exists(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
+    Ok(conn.prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?.exists([org_id, id])?)
+}
+
+/// Whether another rule names this one as its return rule.
+pub fn is_return_rule_of_another(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND return_shipping_rule_id = ?2 AND id <> ?2")?
+        .exists([org_id, id])?)
+}
+
+pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
+    let n = conn.prepare_cached("DELETE FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?.execute([org_id, id])?;
+    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+}

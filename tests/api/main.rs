@@ -5,4 +5,5 @@
 
 mod health;
 mod helpers;
+mod isolation;
 mod openapi;

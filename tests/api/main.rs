@@ -3,6 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod api_tokens;
+mod auth;
+mod cli;
+mod errors;
 mod health;
 mod helpers;
 mod openapi;
+mod orgs;

@@ -34,14 +34,30 @@ impl TestApp {
         TestApp::spawn_with("").await
     }
 
-    /// Starts the app with extra TOML appended to the test configuration.
+    /// Starts the app with extra TOML merged over the test configuration: a key given in
+    /// `extra_toml` (such as `[limits] rate_per_second`) replaces the test default.
     pub async fn spawn_with(extra_toml: &str) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let config_path = dir.path().join("shipbase.toml");
-        let toml = format!(
-            "[storage]\ndata_dir = \"{}\"\n[limits]\nrate_per_second = 0\n{extra_toml}",
-            dir.path().join("data").display()
+        let data_dir = dir.path().join("data").display().to_string();
+        let mut config = toml::Table::new();
+        config.insert(
+            "storage".into(),
+            toml::Value::Table(toml::Table::from_iter([(
+                "data_dir".to_string(),
+                toml::Value::String(data_dir),
+            )])),
         );
+        config.insert(
+            "limits".into(),
+            toml::Value::Table(toml::Table::from_iter([(
+                "rate_per_second".to_string(),
+                toml::Value::Integer(0),
+            )])),
+        );
+        let extra: toml::Table = toml::from_str(extra_toml).expect("extra TOML");
+        merge_toml(&mut config, extra);
+        let toml = toml::to_string(&config).expect("serialize config");
         std::fs::write(&config_path, toml).expect("write config");
         let mut config =
             Config::load(Some(&config_path), Vec::new(), &Overrides::default()).expect("config");
@@ -97,6 +113,49 @@ impl TestApp {
         self.call(Method::POST, path, Some(token), Some(body)).await
     }
 
+    pub async fn put(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::PUT, path, Some(token), Some(body)).await
+    }
+
+    pub async fn patch(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::PATCH, path, Some(token), Some(body))
+            .await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str) -> Reply {
+        self.call(Method::DELETE, path, Some(token), None).await
+    }
+
+    /// Sends `body` as it is, with `content_type` when given (no JSON encoding).
+    pub async fn send_raw(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        content_type: Option<&str>,
+        body: impl Into<reqwest::Body>,
+    ) -> Reply {
+        let mut req = self.client.request(method, self.url(path)).body(body);
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
+        }
+        if let Some(content_type) = content_type {
+            req = req.header(reqwest::header::CONTENT_TYPE, content_type);
+        }
+        Reply::read(req.send().await.expect("request")).await
+    }
+
+    /// `POST /orgs/{orgId}/api-tokens` with the owner's token; asserts 201 and returns the
+    /// token's value and its record.
+    pub async fn create_api_token(&self, org: &TestOrg, body: Value) -> (String, Value) {
+        let created = self
+            .post(&format!("/orgs/{}/api-tokens", org.id), &org.token, body)
+            .await
+            .expect(201);
+        let token = created["token"].as_str().expect("token").to_string();
+        (token, created["apiToken"].clone())
+    }
+
     /// Runs the shipbase binary against this app's config and data directory.
     pub fn cli(&self, args: &[&str]) -> Output {
         self.cli_with_stdin(args, "")
@@ -131,6 +190,20 @@ impl TestApp {
             String::from_utf8_lossy(&out.stderr)
         );
         serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+    }
+
+    /// Runs a CLI command that must exit with `code`; returns its standard error.
+    #[track_caller]
+    pub fn cli_fails(&self, args: &[&str], code: i32) -> String {
+        let out = self.cli(args);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "shipbase {args:?}: stdout {} stderr {stderr}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        stderr
     }
 
     /// `shipbase org create --json` with a fresh slug.
@@ -248,4 +321,49 @@ pub fn error_fields(problem: &Value) -> Vec<String> {
 pub fn signup_body() -> Value {
     let slug = format!("signup-{}", ulid::Ulid::new().to_string().to_lowercase());
     json!({"name": "Signup Co", "slug": slug, "creatorEmail": format!("{slug}@example.com"), "creatorName": "Sam"})
+}
+
+/// Merges `over` into `base`, table by table; values in `over` win.
+fn merge_toml(base: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(base)), toml::Value::Table(over)) => merge_toml(base, over),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` (DESIGN §3).
+pub fn is_timestamp(value: &str) -> bool {
+    value.len() == 24
+        && value.char_indices().all(|(i, c)| match i {
+            4 | 7 => c == '-',
+            10 => c == 'T',
+            13 | 16 => c == ':',
+            19 => c == '.',
+            23 => c == 'Z',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+/// `<kind>_` followed by a 26-character ULID in Crockford base32 (DESIGN §3).
+pub fn is_id(kind: &str, value: &str) -> bool {
+    value
+        .strip_prefix(kind)
+        .and_then(|rest| rest.strip_prefix('_'))
+        .is_some_and(|ulid| {
+            ulid.len() == 26
+                && ulid
+                    .chars()
+                    .all(|c| "0123456789ABCDEFGHJKMNPQRSTVWXYZ".contains(c))
+        })
+}
+
+/// Asserts a JSON string field holds a timestamp in the API's form.
+#[track_caller]
+pub fn assert_timestamp(value: &Value) {
+    let text = value.as_str().unwrap_or_default();
+    assert!(is_timestamp(text), "not a timestamp: {value}");
 }

@@ -3,7 +3,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod api_tokens;
+mod auth;
+mod cli;
+mod errors;
 mod health;
 mod helpers;
 mod isolation;
 mod openapi;
+mod orgs;

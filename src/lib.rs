@@ -4,10 +4,10 @@
 pub mod api;
 /// The HTTP application: routes, middleware, server.
 pub mod app;
-/// The command line.
-pub mod cli;
 /// Carrier adapters.
 pub mod carriers;
+/// The command line.
+pub mod cli;
 /// Configuration: defaults, file, environment, flags.
 pub mod config;
 /// The domain error.

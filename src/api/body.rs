@@ -64,3 +64,17 @@ impl<T: Type + DeserializeOwned + Send> ParsePayload for JsonBody<T> {
 }
 
 impl_apirequest_for_payload!(JsonBody<T>, T: Type + DeserializeOwned + Send);
+
+/// For optional fields that may be left out but not set to null: use with
+/// `#[serde(default, deserialize_with = "not_null")]`.
+pub fn not_null<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    use serde::{Deserialize as _, de::Error as _};
+    match Option::<T>::deserialize(deserializer)? {
+        Some(value) => Ok(Some(value)),
+        None => Err(D::Error::custom("must not be null")),
+    }
+}

@@ -12,7 +12,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::{
-    api::{ApiTags, Created, Message, body::JsonBody, problem::ApiResult, security::BearerAuth, sender_addresses::SenderAddressOut},
+    api::{
+        ApiTags, Created, Message, body::JsonBody, problem::ApiResult, security::BearerAuth,
+        sender_addresses::SenderAddressOut,
+    },
     carriers::{CarrierField, CarrierInfo, Offer},
     model::{
         address::SenderAddress,
@@ -85,7 +88,10 @@ impl From<Carrier> for CarrierOut {
 
 impl From<(Carrier, SenderAddress)> for CarrierOut {
     fn from((carrier, address): (Carrier, SenderAddress)) -> CarrierOut {
-        CarrierOut { sender_address: Some(address.into()), ..carrier.into() }
+        CarrierOut {
+            sender_address: Some(address.into()),
+            ..carrier.into()
+        }
     }
 }
 
@@ -122,7 +128,11 @@ impl From<&CarrierField> for CarrierFieldOut {
             options: f
                 .options
                 .iter()
-                .map(|o| CarrierFieldOptionOut { name: o.name.into(), key: o.key.into(), value: o.value.into() })
+                .map(|o| CarrierFieldOptionOut {
+                    name: o.name.into(),
+                    key: o.key.into(),
+                    value: o.value.into(),
+                })
                 .collect(),
             required: f.required,
         }
@@ -138,7 +148,10 @@ pub struct OfferOut {
 
 impl From<&Offer> for OfferOut {
     fn from(o: &Offer) -> OfferOut {
-        OfferOut { id: o.id.into(), name: o.name.into() }
+        OfferOut {
+            id: o.id.into(),
+            name: o.name.into(),
+        }
     }
 }
 
@@ -179,7 +192,11 @@ impl From<CarrierInfo> for AvailableCarrierOut {
 #[OpenApi(tag = "ApiTags::Carriers")]
 impl CarriersApi {
     /// Create a carrier. Scope: `write:carriers`.
-    #[oai(path = "/orgs/:orgId/carriers", method = "post", operation_id = "create_carrier")]
+    #[oai(
+        path = "/orgs/:orgId/carriers",
+        method = "post",
+        operation_id = "create_carrier"
+    )]
     async fn create(
         &self,
         ctx: Data<&Ctx>,
@@ -187,11 +204,17 @@ impl CarriersApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         body: JsonBody<CarrierIn>,
     ) -> ApiResult<Created<CarrierOut>> {
-        Ok(Created::new(carriers::create(&ctx, &auth.0, &org_id, body.into_input()).await?))
+        Ok(Created::new(
+            carriers::create(&ctx, &auth.0, &org_id, body.into_input()).await?,
+        ))
     }
 
     /// List carriers, newest first, each with its sender address. Scope: `read:carriers`.
-    #[oai(path = "/orgs/:orgId/carriers", method = "get", operation_id = "list_carriers")]
+    #[oai(
+        path = "/orgs/:orgId/carriers",
+        method = "get",
+        operation_id = "list_carriers"
+    )]
     async fn list(
         &self,
         ctx: Data<&Ctx>,
@@ -204,11 +227,19 @@ impl CarriersApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
         limit: Query<Option<i64>>,
     ) -> ApiResult<Json<CarrierPage>> {
-        Ok(Json(carriers::list(&ctx, &auth.0, &org_id, page.0, limit.0).await?.into()))
+        Ok(Json(
+            carriers::list(&ctx, &auth.0, &org_id, page.0, limit.0)
+                .await?
+                .into(),
+        ))
     }
 
     /// Get a carrier. Scope: `read:carriers`.
-    #[oai(path = "/orgs/:orgId/carriers/:carrierId", method = "get", operation_id = "get_carrier")]
+    #[oai(
+        path = "/orgs/:orgId/carriers/:carrierId",
+        method = "get",
+        operation_id = "get_carrier"
+    )]
     async fn get(
         &self,
         ctx: Data<&Ctx>,
@@ -216,11 +247,19 @@ impl CarriersApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "carrierId")] carrier_id: Path<String>,
     ) -> ApiResult<Json<CarrierOut>> {
-        Ok(Json(carriers::get(&ctx, &auth.0, &org_id, &carrier_id).await?.into()))
+        Ok(Json(
+            carriers::get(&ctx, &auth.0, &org_id, &carrier_id)
+                .await?
+                .into(),
+        ))
     }
 
     /// Replace a carrier. Scope: `write:carriers`.
-    #[oai(path = "/orgs/:orgId/carriers/:carrierId", method = "put", operation_id = "update_carrier")]
+    #[oai(
+        path = "/orgs/:orgId/carriers/:carrierId",
+        method = "put",
+        operation_id = "update_carrier"
+    )]
     async fn update(
         &self,
         ctx: Data<&Ctx>,
@@ -229,11 +268,19 @@ impl CarriersApi {
         #[oai(name = "carrierId")] carrier_id: Path<String>,
         body: JsonBody<CarrierIn>,
     ) -> ApiResult<Json<CarrierOut>> {
-        Ok(Json(carriers::update(&ctx, &auth.0, &org_id, &carrier_id, body.into_input()).await?.into()))
+        Ok(Json(
+            carriers::update(&ctx, &auth.0, &org_id, &carrier_id, body.into_input())
+                .await?
+                .into(),
+        ))
     }
 
     /// Delete a carrier; 409 while a shipping rule uses it. Scope: `write:carriers`.
-    #[oai(path = "/orgs/:orgId/carriers/:carrierId", method = "delete", operation_id = "delete_carrier")]
+    #[oai(
+        path = "/orgs/:orgId/carriers/:carrierId",
+        method = "delete",
+        operation_id = "delete_carrier"
+    )]
     async fn delete(
         &self,
         ctx: Data<&Ctx>,
@@ -246,12 +293,21 @@ impl CarriersApi {
     }
 
     /// The carrier types this server can book with (a plain array). Scope: `read:carriers`.
-    #[oai(path = "/orgs/:orgId/available-carriers", method = "get", operation_id = "list_available_carriers")]
+    #[oai(
+        path = "/orgs/:orgId/available-carriers",
+        method = "get",
+        operation_id = "list_available_carriers"
+    )]
     async fn available(
         &self,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
     ) -> ApiResult<Json<Vec<AvailableCarrierOut>>> {
-        Ok(Json(carriers::available(&auth.0, &org_id)?.into_iter().map(Into::into).collect()))
+        Ok(Json(
+            carriers::available(&auth.0, &org_id)?
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        ))
     }
 }

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::{
     api::{
         ApiTags,
-        body::JsonBody,
+        body::{JsonBody, not_null},
         problem::ApiResult,
         security::{BearerAuth, optional_actor},
     },
@@ -58,14 +58,18 @@ impl From<OrgIn> for NewOrg {
 #[serde(rename_all = "camelCase", default)]
 pub struct OrgPatchIn {
     #[oai(validator(min_length = 1, max_length = 200))]
+    #[serde(deserialize_with = "not_null")]
     pub name: Option<String>,
     #[oai(validator(min_length = 1, max_length = 100, pattern = "^[a-z0-9-]+$"))]
+    #[serde(deserialize_with = "not_null")]
     pub slug: Option<String>,
     pub description: MaybeUndefined<String>,
     /// One of DKK, EUR, USD, GBP, SEK, NOK.
+    #[serde(deserialize_with = "not_null")]
     pub currency: Option<String>,
     pub vat_number: MaybeUndefined<String>,
     /// When true, shipments beyond the plan limit are allowed and charged as overage.
+    #[serde(deserialize_with = "not_null")]
     pub overage_enabled: Option<bool>,
     pub billing_email: MaybeUndefined<String>,
     pub company_name: MaybeUndefined<String>,

@@ -31,13 +31,27 @@ pub struct CustomsDto {
 
 impl From<CustomsDto> for Customs {
     fn from(c: CustomsDto) -> Customs {
-        Customs { voec: c.voec, eori: c.eori, sprn: c.sprn, ioss: c.ioss, fda: c.fda, duns: c.duns }
+        Customs {
+            voec: c.voec,
+            eori: c.eori,
+            sprn: c.sprn,
+            ioss: c.ioss,
+            fda: c.fda,
+            duns: c.duns,
+        }
     }
 }
 
 impl From<Customs> for CustomsDto {
     fn from(c: Customs) -> CustomsDto {
-        CustomsDto { voec: c.voec, eori: c.eori, sprn: c.sprn, ioss: c.ioss, fda: c.fda, duns: c.duns }
+        CustomsDto {
+            voec: c.voec,
+            eori: c.eori,
+            sprn: c.sprn,
+            ioss: c.ioss,
+            fda: c.fda,
+            duns: c.duns,
+        }
     }
 }
 
@@ -137,7 +151,11 @@ page_of!(SenderAddressPage, SenderAddressOut);
 #[OpenApi(tag = "ApiTags::SenderAddresses")]
 impl SenderAddressesApi {
     /// Create a sender address. Scope: `write:sender_addresses`.
-    #[oai(path = "/orgs/:orgId/sender-addresses", method = "post", operation_id = "create_sender_address")]
+    #[oai(
+        path = "/orgs/:orgId/sender-addresses",
+        method = "post",
+        operation_id = "create_sender_address"
+    )]
     async fn create(
         &self,
         ctx: Data<&Ctx>,
@@ -145,11 +163,17 @@ impl SenderAddressesApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         body: JsonBody<SenderAddressIn>,
     ) -> ApiResult<Created<SenderAddressOut>> {
-        Ok(Created::new(sender_addresses::create(&ctx, &auth.0, &org_id, body.into_input()).await?))
+        Ok(Created::new(
+            sender_addresses::create(&ctx, &auth.0, &org_id, body.into_input()).await?,
+        ))
     }
 
     /// List sender addresses, newest first. Scope: `read:sender_addresses`.
-    #[oai(path = "/orgs/:orgId/sender-addresses", method = "get", operation_id = "list_sender_addresses")]
+    #[oai(
+        path = "/orgs/:orgId/sender-addresses",
+        method = "get",
+        operation_id = "list_sender_addresses"
+    )]
     async fn list(
         &self,
         ctx: Data<&Ctx>,
@@ -162,11 +186,19 @@ impl SenderAddressesApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
         limit: Query<Option<i64>>,
     ) -> ApiResult<Json<SenderAddressPage>> {
-        Ok(Json(sender_addresses::list(&ctx, &auth.0, &org_id, page.0, limit.0).await?.into()))
+        Ok(Json(
+            sender_addresses::list(&ctx, &auth.0, &org_id, page.0, limit.0)
+                .await?
+                .into(),
+        ))
     }
 
     /// Get a sender address. Scope: `read:sender_addresses`.
-    #[oai(path = "/orgs/:orgId/sender-addresses/:addressId", method = "get", operation_id = "get_sender_address")]
+    #[oai(
+        path = "/orgs/:orgId/sender-addresses/:addressId",
+        method = "get",
+        operation_id = "get_sender_address"
+    )]
     async fn get(
         &self,
         ctx: Data<&Ctx>,
@@ -174,11 +206,19 @@ impl SenderAddressesApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "addressId")] address_id: Path<String>,
     ) -> ApiResult<Json<SenderAddressOut>> {
-        Ok(Json(sender_addresses::get(&ctx, &auth.0, &org_id, &address_id).await?.into()))
+        Ok(Json(
+            sender_addresses::get(&ctx, &auth.0, &org_id, &address_id)
+                .await?
+                .into(),
+        ))
     }
 
     /// Replace a sender address. Scope: `write:sender_addresses`.
-    #[oai(path = "/orgs/:orgId/sender-addresses/:addressId", method = "put", operation_id = "update_sender_address")]
+    #[oai(
+        path = "/orgs/:orgId/sender-addresses/:addressId",
+        method = "put",
+        operation_id = "update_sender_address"
+    )]
     async fn update(
         &self,
         ctx: Data<&Ctx>,
@@ -187,12 +227,20 @@ impl SenderAddressesApi {
         #[oai(name = "addressId")] address_id: Path<String>,
         body: JsonBody<SenderAddressIn>,
     ) -> ApiResult<Json<SenderAddressOut>> {
-        Ok(Json(sender_addresses::update(&ctx, &auth.0, &org_id, &address_id, body.into_input()).await?.into()))
+        Ok(Json(
+            sender_addresses::update(&ctx, &auth.0, &org_id, &address_id, body.into_input())
+                .await?
+                .into(),
+        ))
     }
 
     /// Delete a sender address; 409 while a carrier, rule or shipment uses it.
     /// Scope: `write:sender_addresses`.
-    #[oai(path = "/orgs/:orgId/sender-addresses/:addressId", method = "delete", operation_id = "delete_sender_address")]
+    #[oai(
+        path = "/orgs/:orgId/sender-addresses/:addressId",
+        method = "delete",
+        operation_id = "delete_sender_address"
+    )]
     async fn delete(
         &self,
         ctx: Data<&Ctx>,

@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use crate::{
     api::{
-        ApiTags, Created, Message, body::JsonBody, carriers::CarrierOut, problem::ApiResult, security::BearerAuth,
-        sender_addresses::SenderAddressOut,
+        ApiTags, Created, Message, body::JsonBody, carriers::CarrierOut, problem::ApiResult,
+        security::BearerAuth, sender_addresses::SenderAddressOut,
     },
     model::rule::{Condition, NameVal, RuleFields, RuleSettings, ShippingRule},
     page_of,
@@ -50,15 +50,47 @@ pub struct ConditionDto {
 
 impl From<ConditionDto> for Condition {
     fn from(c: ConditionDto) -> Condition {
-        let ConditionDto { kind, min, max, operator, value, shipping_price, currency } = c;
-        Condition { kind, min, max, operator, value, shipping_price, currency }
+        let ConditionDto {
+            kind,
+            min,
+            max,
+            operator,
+            value,
+            shipping_price,
+            currency,
+        } = c;
+        Condition {
+            kind,
+            min,
+            max,
+            operator,
+            value,
+            shipping_price,
+            currency,
+        }
     }
 }
 
 impl From<Condition> for ConditionDto {
     fn from(c: Condition) -> ConditionDto {
-        let Condition { kind, min, max, operator, value, shipping_price, currency } = c;
-        ConditionDto { kind, min, max, operator, value, shipping_price, currency }
+        let Condition {
+            kind,
+            min,
+            max,
+            operator,
+            value,
+            shipping_price,
+            currency,
+        } = c;
+        ConditionDto {
+            kind,
+            min,
+            max,
+            operator,
+            value,
+            shipping_price,
+            currency,
+        }
     }
 }
 
@@ -127,7 +159,14 @@ impl From<ShippingRuleIn> for RuleFields {
                 description: v.description,
                 product_id: v.product_id,
                 services: v.services,
-                additional_parameters: v.additional_parameters.into_iter().map(|p| NameVal { name: p.name, val: p.val }).collect(),
+                additional_parameters: v
+                    .additional_parameters
+                    .into_iter()
+                    .map(|p| NameVal {
+                        name: p.name,
+                        val: p.val,
+                    })
+                    .collect(),
                 receiving_countries: v.receiving_countries,
                 email_notification: v.email_notification,
                 phone_notification: v.phone_notification,
@@ -190,7 +229,13 @@ pub struct ShippingRuleOut {
 
 impl From<RuleView> for ShippingRuleOut {
     fn from(v: RuleView) -> ShippingRuleOut {
-        let ShippingRule { id, org_id, fields, created_at, updated_at } = v.rule;
+        let ShippingRule {
+            id,
+            org_id,
+            fields,
+            created_at,
+            updated_at,
+        } = v.rule;
         let s = fields.settings;
         ShippingRuleOut {
             id,
@@ -199,7 +244,14 @@ impl From<RuleView> for ShippingRuleOut {
             carrier_id: fields.carrier_id,
             product_id: s.product_id,
             services: s.services,
-            additional_parameters: s.additional_parameters.into_iter().map(|p| NameValDto { name: p.name, val: p.val }).collect(),
+            additional_parameters: s
+                .additional_parameters
+                .into_iter()
+                .map(|p| NameValDto {
+                    name: p.name,
+                    val: p.val,
+                })
+                .collect(),
             sender_address_id: fields.sender_address_id,
             receiving_countries: s.receiving_countries,
             email_notification: s.email_notification,
@@ -231,7 +283,11 @@ page_of!(ShippingRulePage, ShippingRuleOut);
 #[OpenApi(tag = "ApiTags::ShippingRules")]
 impl ShippingRulesApi {
     /// Create a shipping rule. Scope: `write:shipping_rules`.
-    #[oai(path = "/orgs/:orgId/shipping-rules", method = "post", operation_id = "create_shipping_rule")]
+    #[oai(
+        path = "/orgs/:orgId/shipping-rules",
+        method = "post",
+        operation_id = "create_shipping_rule"
+    )]
     async fn create(
         &self,
         ctx: Data<&Ctx>,
@@ -239,11 +295,17 @@ impl ShippingRulesApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         body: JsonBody<ShippingRuleIn>,
     ) -> ApiResult<Created<ShippingRuleOut>> {
-        Ok(Created::new(shipping_rules::create(&ctx, &auth.0, &org_id, body.into_input()).await?))
+        Ok(Created::new(
+            shipping_rules::create(&ctx, &auth.0, &org_id, body.into_input()).await?,
+        ))
     }
 
     /// List shipping rules, newest first, in their full form. Scope: `read:shipping_rules`.
-    #[oai(path = "/orgs/:orgId/shipping-rules", method = "get", operation_id = "list_shipping_rules")]
+    #[oai(
+        path = "/orgs/:orgId/shipping-rules",
+        method = "get",
+        operation_id = "list_shipping_rules"
+    )]
     async fn list(
         &self,
         ctx: Data<&Ctx>,
@@ -256,11 +318,19 @@ impl ShippingRulesApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
         limit: Query<Option<i64>>,
     ) -> ApiResult<Json<ShippingRulePage>> {
-        Ok(Json(shipping_rules::list(&ctx, &auth.0, &org_id, page.0, limit.0).await?.into()))
+        Ok(Json(
+            shipping_rules::list(&ctx, &auth.0, &org_id, page.0, limit.0)
+                .await?
+                .into(),
+        ))
     }
 
     /// Get a shipping rule. Scope: `read:shipping_rules`.
-    #[oai(path = "/orgs/:orgId/shipping-rules/:ruleId", method = "get", operation_id = "get_shipping_rule")]
+    #[oai(
+        path = "/orgs/:orgId/shipping-rules/:ruleId",
+        method = "get",
+        operation_id = "get_shipping_rule"
+    )]
     async fn get(
         &self,
         ctx: Data<&Ctx>,
@@ -268,11 +338,19 @@ impl ShippingRulesApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "ruleId")] rule_id: Path<String>,
     ) -> ApiResult<Json<ShippingRuleOut>> {
-        Ok(Json(shipping_rules::get(&ctx, &auth.0, &org_id, &rule_id).await?.into()))
+        Ok(Json(
+            shipping_rules::get(&ctx, &auth.0, &org_id, &rule_id)
+                .await?
+                .into(),
+        ))
     }
 
     /// Replace a shipping rule. Scope: `write:shipping_rules`.
-    #[oai(path = "/orgs/:orgId/shipping-rules/:ruleId", method = "put", operation_id = "update_shipping_rule")]
+    #[oai(
+        path = "/orgs/:orgId/shipping-rules/:ruleId",
+        method = "put",
+        operation_id = "update_shipping_rule"
+    )]
     async fn update(
         &self,
         ctx: Data<&Ctx>,
@@ -281,12 +359,20 @@ impl ShippingRulesApi {
         #[oai(name = "ruleId")] rule_id: Path<String>,
         body: JsonBody<ShippingRuleIn>,
     ) -> ApiResult<Json<ShippingRuleOut>> {
-        Ok(Json(shipping_rules::update(&ctx, &auth.0, &org_id, &rule_id, body.into_input()).await?.into()))
+        Ok(Json(
+            shipping_rules::update(&ctx, &auth.0, &org_id, &rule_id, body.into_input())
+                .await?
+                .into(),
+        ))
     }
 
     /// Delete a shipping rule; 409 while another rule uses it as its return rule.
     /// Scope: `write:shipping_rules`.
-    #[oai(path = "/orgs/:orgId/shipping-rules/:ruleId", method = "delete", operation_id = "delete_shipping_rule")]
+    #[oai(
+        path = "/orgs/:orgId/shipping-rules/:ruleId",
+        method = "delete",
+        operation_id = "delete_shipping_rule"
+    )]
     async fn delete(
         &self,
         ctx: Data<&Ctx>,

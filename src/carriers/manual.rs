@@ -30,7 +30,10 @@ impl CarrierAdapter for Manual {
                     required: false,
                 },
             ],
-            products: vec![Offer { id: "standard", name: "Standard" }],
+            products: vec![Offer {
+                id: "standard",
+                name: "Standard",
+            }],
             services: vec![],
         }
     }

@@ -67,10 +67,16 @@ pub fn validate_config(info: &CarrierInfo, config: &Map<String, Value>, errors: 
     for field in &info.fields {
         let at = format!("config.{}", field.key);
         match config.get(field.key) {
-            None | Some(Value::Null) if field.required => errors.add(at, format!("is required by {}", info.name)),
+            None | Some(Value::Null) if field.required => {
+                errors.add(at, format!("is required by {}", info.name))
+            }
             None | Some(Value::Null) => {}
-            Some(Value::String(s)) if field.required && s.is_empty() => errors.add(at, "must not be empty"),
-            Some(Value::String(s)) if field.kind == "select" && !field.options.iter().any(|o| o.value == s) => {
+            Some(Value::String(s)) if field.required && s.is_empty() => {
+                errors.add(at, "must not be empty")
+            }
+            Some(Value::String(s))
+                if field.kind == "select" && !field.options.iter().any(|o| o.value == s) =>
+            {
                 let allowed: Vec<_> = field.options.iter().map(|o| o.value).collect();
                 errors.add(at, format!("must be one of {}", allowed.join(", ")));
             }
@@ -95,7 +101,13 @@ mod tests {
     #[test]
     fn sandbox_needs_no_configuration() {
         let mut errors = Violations::new();
-        validate_config(&find("sandbox").map(|a| a.info()).unwrap_or_else(|| panic!()), &Map::new(), &mut errors);
+        validate_config(
+            &find("sandbox")
+                .map(|a| a.info())
+                .unwrap_or_else(|| panic!()),
+            &Map::new(),
+            &mut errors,
+        );
         assert!(errors.finish().is_ok());
     }
 
@@ -107,13 +119,24 @@ mod tests {
             group: "test",
             description: "",
             fields: vec![
-                CarrierField { name: "Key", key: "apiKey", kind: "password", description: "", options: vec![], required: true },
+                CarrierField {
+                    name: "Key",
+                    key: "apiKey",
+                    kind: "password",
+                    description: "",
+                    options: vec![],
+                    required: true,
+                },
                 CarrierField {
                     name: "Mode",
                     key: "mode",
                     kind: "select",
                     description: "",
-                    options: vec![FieldOption { name: "Live", key: "live", value: "live" }],
+                    options: vec![FieldOption {
+                        name: "Live",
+                        key: "live",
+                        value: "live",
+                    }],
                     required: false,
                 },
             ],

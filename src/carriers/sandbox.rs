@@ -18,20 +18,46 @@ impl CarrierAdapter for Sandbox {
                 kind: "select",
                 description: "Default label size",
                 options: vec![
-                    FieldOption { name: "A4", key: "a4", value: "A4" },
-                    FieldOption { name: "100 × 150 mm", key: "100x150", value: "100X150" },
+                    FieldOption {
+                        name: "A4",
+                        key: "a4",
+                        value: "A4",
+                    },
+                    FieldOption {
+                        name: "100 × 150 mm",
+                        key: "100x150",
+                        value: "100X150",
+                    },
                 ],
                 required: false,
             }],
             products: vec![
-                Offer { id: "standard", name: "Standard" },
-                Offer { id: "express", name: "Express" },
-                Offer { id: "economy", name: "Economy" },
+                Offer {
+                    id: "standard",
+                    name: "Standard",
+                },
+                Offer {
+                    id: "express",
+                    name: "Express",
+                },
+                Offer {
+                    id: "economy",
+                    name: "Economy",
+                },
             ],
             services: vec![
-                Offer { id: "signature", name: "Signature on delivery" },
-                Offer { id: "insurance", name: "Insurance" },
-                Offer { id: "saturday", name: "Saturday delivery" },
+                Offer {
+                    id: "signature",
+                    name: "Signature on delivery",
+                },
+                Offer {
+                    id: "insurance",
+                    name: "Insurance",
+                },
+                Offer {
+                    id: "saturday",
+                    name: "Saturday delivery",
+                },
             ],
         }
     }

@@ -124,6 +124,14 @@ fn describe(err: Error) -> String {
     }
 }
 
+/// `describe`, naming what was not found.
+fn describe_missing(err: Error, what: &str) -> String {
+    match err {
+        Error::NotFound => format!("{what} not found"),
+        other => describe(other),
+    }
+}
+
 /// Prints a value as pretty JSON.
 fn print_json(value: &serde_json::Value) {
     println!(

@@ -73,7 +73,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             };
             let created = api_tokens::create(ctx, &admin, &org, Input::ok(new))
                 .await
-                .map_err(super::describe)?;
+                .map_err(|e| super::describe_missing(e, &format!("organization {org}")))?;
             if json {
                 super::print_json(
                     &ApiTokenCreatedOut::from(created)
@@ -94,7 +94,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             for page in 1.. {
                 let paged = api_tokens::list(ctx, &admin, &org, Some(page), Some(100))
                     .await
-                    .map_err(super::describe)?;
+                    .map_err(|e| super::describe_missing(e, &format!("organization {org}")))?;
                 let done = u64::try_from(page * 100).unwrap_or(u64::MAX) >= paged.total;
                 tokens.extend(paged.items);
                 if done {
@@ -120,7 +120,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
         Command::Revoke { token_id } => {
             api_tokens::revoke_by_id(ctx, &admin, &token_id)
                 .await
-                .map_err(super::describe)?;
+                .map_err(|e| super::describe_missing(e, &format!("API token {token_id}")))?;
             println!("revoked {token_id}");
         }
     }

@@ -61,7 +61,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             };
             let user = users::add(ctx, &admin, &org, Input::ok(member))
                 .await
-                .map_err(super::describe)?;
+                .map_err(|e| super::describe_missing(e, &format!("organization {org}")))?;
             if json {
                 super::print_json(&UserOut::from(user).to_json().unwrap_or_default());
             } else {

@@ -1,5 +1,7 @@
 //! Identifiers are `<kind>_<ULID>` (DESIGN §3): sortable, opaque to clients.
 
+use std::sync::Mutex;
+
 pub const ORG: &str = "org";
 pub const USER: &str = "usr";
 pub const API_TOKEN: &str = "tok";
@@ -10,9 +12,18 @@ pub const SHIPMENT: &str = "shp";
 pub const PARCEL: &str = "prc";
 pub const ORDER_LINE: &str = "oln";
 
+/// One generator for the process, so ids made within the same millisecond still sort in the
+/// order they were made: lists ordered by (createdAt, id) are then truly newest first.
+static GENERATOR: Mutex<ulid::Generator> = Mutex::new(ulid::Generator::new());
+
 /// A fresh identifier of the given kind, e.g. `org_01J…`.
 pub fn new(kind: &str) -> String {
-    format!("{kind}_{}", ulid::Ulid::new())
+    let mut generator = GENERATOR
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    // The generator fails only when 2^80 ids are made in one millisecond; fall back to a fresh one.
+    let ulid = generator.generate().unwrap_or_else(|_| ulid::Ulid::new());
+    format!("{kind}_{ulid}")
 }
 
 /// Whether `value` is an identifier of `kind` (prefix and a valid ULID).
@@ -34,6 +45,14 @@ mod tests {
         assert_eq!(id.len(), 30);
         assert!(is_valid(ORG, &id));
         assert!(!is_valid(USER, &id));
+    }
+
+    #[test]
+    fn ids_made_in_a_row_sort_in_the_order_they_were_made() {
+        let ids: Vec<String> = (0..1000).map(|_| new(SHIPMENT)).collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        assert_eq!(ids, sorted);
     }
 
     #[test]

@@ -88,7 +88,10 @@ impl RuleFields {
         }
         for (i, code) in s.receiving_countries.iter().enumerate() {
             if !country::is_alpha2(code) {
-                errors.add(format!("receivingCountries[{i}]"), "must be an ISO 3166-1 alpha-2 code such as DK");
+                errors.add(
+                    format!("receivingCountries[{i}]"),
+                    "must be an ISO 3166-1 alpha-2 code such as DK",
+                );
             }
         }
         for (i, c) in s.conditions.iter().enumerate() {
@@ -101,10 +104,16 @@ impl Condition {
     fn validate(&self, errors: &mut Violations, at: &str) {
         errors.one_of(&format!("{at}.type"), &self.kind, &CONDITION_TYPES);
         if !(self.shipping_price.is_finite() && self.shipping_price >= 0.0) {
-            errors.add(format!("{at}.shippingPrice"), "must be a number of at least 0");
+            errors.add(
+                format!("{at}.shippingPrice"),
+                "must be a number of at least 0",
+            );
         }
         if !(self.currency.len() == 3 && self.currency.bytes().all(|b| b.is_ascii_uppercase())) {
-            errors.add(format!("{at}.currency"), "must be an ISO 4217 code such as DKK");
+            errors.add(
+                format!("{at}.currency"),
+                "must be an ISO 4217 code such as DKK",
+            );
         }
         for (field, bound) in [("min", self.min), ("max", self.max), ("value", self.value)] {
             if bound.is_some_and(|b| !b.is_finite()) {
@@ -119,7 +128,10 @@ impl Condition {
         if matches!(self.kind.as_str(), "price" | "quantity") {
             match &self.operator {
                 Some(op) => errors.one_of(&format!("{at}.operator"), op, &OPERATORS),
-                None => errors.add(format!("{at}.operator"), "is required for this condition type"),
+                None => errors.add(
+                    format!("{at}.operator"),
+                    "is required for this condition type",
+                ),
             }
             if self.value.is_none() {
                 errors.add(format!("{at}.value"), "is required for this condition type");

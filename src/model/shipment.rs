@@ -5,14 +5,31 @@ use serde_json::{Map, Value};
 
 use crate::model::{country, validate::Violations};
 
-pub const STATUSES: [&str; 8] =
-    ["draft", "pending", "processing", "dispatched", "partly_dispatched", "error", "cancelled", "on_hold"];
+pub const STATUSES: [&str; 8] = [
+    "draft",
+    "pending",
+    "processing",
+    "dispatched",
+    "partly_dispatched",
+    "error",
+    "cancelled",
+    "on_hold",
+];
 pub const TYPES: [&str; 2] = ["outbound", "inbound"];
-pub const PARTY_TYPES: [&str; 7] = ["sender", "receiver", "pickup", "billing", "freight_payer", "service_point", "return"];
+pub const PARTY_TYPES: [&str; 7] = [
+    "sender",
+    "receiver",
+    "pickup",
+    "billing",
+    "freight_payer",
+    "service_point",
+    "return",
+];
 pub const WEIGHT_UNITS: [&str; 4] = ["kg", "g", "lb", "oz"];
 /// Incoterms 2020, plus DAT and DDU which carriers still accept.
-pub const TERMS_OF_TRADE: [&str; 13] =
-    ["EXW", "FCA", "FAS", "FOB", "CFR", "CIF", "CPT", "CIP", "DAP", "DPU", "DDP", "DAT", "DDU"];
+pub const TERMS_OF_TRADE: [&str; 13] = [
+    "EXW", "FCA", "FAS", "FOB", "CFR", "CIF", "CPT", "CIP", "DAP", "DPU", "DDP", "DAT", "DDU",
+];
 pub const DEFAULT_TERM_OF_TRADE: &str = "DAP";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -141,7 +158,10 @@ impl Party {
         errors.length(&format!("{at}.postalCode"), &self.postal_code, 1, 20);
         errors.length(&format!("{at}.city"), &self.city, 1, 100);
         if !country::is_alpha2(&self.country_code) {
-            errors.add(format!("{at}.countryCode"), "must be an ISO 3166-1 alpha-2 code such as DK");
+            errors.add(
+                format!("{at}.countryCode"),
+                "must be an ISO 3166-1 alpha-2 code such as DK",
+            );
         }
         if let Some(email) = self.email.as_deref().filter(|e| !e.is_empty()) {
             errors.email(&format!("{at}.email"), email);
@@ -154,11 +174,20 @@ impl Parcel {
         if !(self.weight.is_finite() && self.weight > 0.0) {
             errors.add(format!("{at}.weight"), "must be greater than 0");
         }
-        errors.one_of(&format!("{at}.weightUnit"), &self.weight_unit, &WEIGHT_UNITS);
+        errors.one_of(
+            &format!("{at}.weightUnit"),
+            &self.weight_unit,
+            &WEIGHT_UNITS,
+        );
         if let Some(d) = self.dimensions
-            && [d.length, d.width, d.height].iter().any(|v| !(v.is_finite() && *v > 0.0))
+            && [d.length, d.width, d.height]
+                .iter()
+                .any(|v| !(v.is_finite() && *v > 0.0))
         {
-            errors.add(format!("{at}.dimensions"), "length, width and height must be greater than 0 (cm)");
+            errors.add(
+                format!("{at}.dimensions"),
+                "length, width and height must be greater than 0 (cm)",
+            );
         }
         for (i, line) in self.order_lines.iter().enumerate() {
             let at = format!("{at}.orderLines[{i}]");
@@ -186,14 +215,27 @@ impl ShipmentBody {
         }
         let receivers = self.parties.iter().filter(|p| p.kind == "receiver").count();
         if !self.parties.is_empty() && receivers != 1 {
-            errors.add("parties", format!("must contain exactly one receiver (found {receivers})"));
+            errors.add(
+                "parties",
+                format!("must contain exactly one receiver (found {receivers})"),
+            );
         }
         let senders = self.parties.iter().filter(|p| p.kind == "sender").count();
         if senders > 1 {
             errors.add("parties", "must contain at most one sender");
         }
-        errors.length("carrierSettings.carrierId", &self.carrier_settings.carrier_id, 1, 100);
-        errors.length("carrierSettings.productId", &self.carrier_settings.product_id, 1, 100);
+        errors.length(
+            "carrierSettings.carrierId",
+            &self.carrier_settings.carrier_id,
+            1,
+            100,
+        );
+        errors.length(
+            "carrierSettings.productId",
+            &self.carrier_settings.product_id,
+            1,
+            100,
+        );
         if self.parcels.is_empty() {
             errors.add("parcels", "must contain at least 1 item");
         }
@@ -226,8 +268,18 @@ mod tests {
     fn body(parties: Vec<Party>) -> ShipmentBody {
         ShipmentBody {
             parties,
-            carrier_settings: CarrierSettings { carrier_id: "car_1".into(), product_id: "std".into(), ..Default::default() },
-            parcels: vec![Parcel { id: "p".into(), weight: 1.0, weight_unit: "kg".into(), dimensions: None, order_lines: vec![] }],
+            carrier_settings: CarrierSettings {
+                carrier_id: "car_1".into(),
+                product_id: "std".into(),
+                ..Default::default()
+            },
+            parcels: vec![Parcel {
+                id: "p".into(),
+                weight: 1.0,
+                weight_unit: "kg".into(),
+                dimensions: None,
+                order_lines: vec![],
+            }],
             service_point_id: None,
             pickup_details: None,
             tracking: None,
@@ -248,7 +300,10 @@ mod tests {
     fn exactly_one_receiver_is_required() {
         assert!(fields(&body(vec![party("receiver")])).is_empty());
         assert_eq!(fields(&body(vec![party("sender")])), ["parties"]);
-        assert_eq!(fields(&body(vec![party("receiver"), party("receiver")])), ["parties"]);
+        assert_eq!(
+            fields(&body(vec![party("receiver"), party("receiver")])),
+            ["parties"]
+        );
     }
 
     #[test]
@@ -268,11 +323,14 @@ mod tests {
             country_of_origin: None,
             tarrif_number: None,
         });
-        assert_eq!(fields(&b), [
-            "parcels[0].weight",
-            "parcels[0].weightUnit",
-            "parcels[0].orderLines[0].sku",
-            "parcels[0].orderLines[0].quantity"
-        ]);
+        assert_eq!(
+            fields(&b),
+            [
+                "parcels[0].weight",
+                "parcels[0].weightUnit",
+                "parcels[0].orderLines[0].sku",
+                "parcels[0].orderLines[0].quantity"
+            ]
+        );
     }
 }

@@ -34,54 +34,97 @@ fn validate(fields: &CarrierFields) -> Result<()> {
         errors.add("carrierSlug", "must not be empty");
     } else {
         match carriers::find(&fields.carrier_slug) {
-            Some(adapter) => carriers::validate_config(&adapter.info(), &fields.config, &mut errors),
+            Some(adapter) => {
+                carriers::validate_config(&adapter.info(), &fields.config, &mut errors)
+            }
             None => {
                 let known: Vec<_> = carriers::registry().iter().map(|a| a.info().slug).collect();
-                errors.add("carrierSlug", format!("unknown carrier type; available: {}", known.join(", ")));
+                errors.add(
+                    "carrierSlug",
+                    format!("unknown carrier type; available: {}", known.join(", ")),
+                );
             }
         }
     }
     errors.finish()
 }
 
-pub async fn create(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<CarrierFields>) -> Result<CarrierView> {
+pub async fn create(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    input: Input<CarrierFields>,
+) -> Result<CarrierView> {
     actor.authorize(org_id, WRITE)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
-    let carrier = Carrier { id: ids::new(ids::CARRIER), org_id: org_id.to_string(), fields, created_at: now.clone(), updated_at: now };
+    let carrier = Carrier {
+        id: ids::new(ids::CARRIER),
+        org_id: org_id.to_string(),
+        fields,
+        created_at: now.clone(),
+        updated_at: now,
+    };
     ctx.db
         .write(move |tx| {
-            let address = sender_addresses::require(tx, &carrier.org_id, &carrier.fields.sender_address_id, "senderAddressId")?;
+            let address = sender_addresses::require(
+                tx,
+                &carrier.org_id,
+                &carrier.fields.sender_address_id,
+                "senderAddressId",
+            )?;
             store::carriers::save(tx, &carrier)?;
             Ok((carrier, address))
         })
         .await
 }
 
-pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: Option<i64>, limit: Option<i64>) -> Result<Paged<CarrierView>> {
+pub async fn list(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    page: Option<i64>,
+    limit: Option<i64>,
+) -> Result<Paged<CarrierView>> {
     actor.authorize(org_id, READ)?;
     let page = page_query(page, limit)?;
     let org_id = org_id.to_string();
-    ctx.db.read(move |c| store::carriers::list(c, &org_id, page)).await
+    ctx.db
+        .read(move |c| store::carriers::list(c, &org_id, page))
+        .await
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<CarrierView> {
     actor.authorize(org_id, READ)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db.read(move |c| store::carriers::get(c, &org_id, &id)?.ok_or(Error::NotFound)).await
+    ctx.db
+        .read(move |c| store::carriers::get(c, &org_id, &id)?.ok_or(Error::NotFound))
+        .await
 }
 
 /// Replaces every writable field.
-pub async fn update(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str, input: Input<CarrierFields>) -> Result<CarrierView> {
+pub async fn update(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    id: &str,
+    input: Input<CarrierFields>,
+) -> Result<CarrierView> {
     actor.authorize(org_id, WRITE)?;
     let fields = input.get()?;
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let (mut carrier, _) = store::carriers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
-            let address = sender_addresses::require(tx, &org_id, &fields.sender_address_id, "senderAddressId")?;
+            let (mut carrier, _) =
+                store::carriers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+            let address = sender_addresses::require(
+                tx,
+                &org_id,
+                &fields.sender_address_id,
+                "senderAddressId",
+            )?;
             carrier.fields = fields;
             carrier.updated_at = now;
             store::carriers::save(tx, &carrier)?;
@@ -97,7 +140,9 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
         .write(move |tx| {
             store::carriers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             if store::carriers::in_use(tx, &org_id, &id)? {
-                return Err(Error::Conflict("the carrier is used by a shipping rule".into()));
+                return Err(Error::Conflict(
+                    "the carrier is used by a shipping rule".into(),
+                ));
             }
             store::carriers::delete(tx, &org_id, &id)
         })
@@ -105,6 +150,12 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 }
 
 /// Checks that `id` names a carrier of the organization (400 on `field` otherwise).
-pub(crate) fn require(conn: &rusqlite::Connection, org_id: &str, id: &str, field: &str) -> Result<CarrierView> {
-    store::carriers::get(conn, org_id, id)?.ok_or_else(|| Error::invalid(field, format!("no carrier {id} in this organization")))
+pub(crate) fn require(
+    conn: &rusqlite::Connection,
+    org_id: &str,
+    id: &str,
+    field: &str,
+) -> Result<CarrierView> {
+    store::carriers::get(conn, org_id, id)?
+        .ok_or_else(|| Error::invalid(field, format!("no carrier {id} in this organization")))
 }

@@ -49,18 +49,32 @@ pub struct ListQuery {
     pub created_to: Option<String>,
 }
 
-pub async fn create(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewShipment>) -> Result<ShipmentView> {
+pub async fn create(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    input: Input<NewShipment>,
+) -> Result<ShipmentView> {
     actor.authorize(org_id, WRITE)?;
     let new = input.get()?;
     validate(&new)?;
     let (org_id, now) = (org_id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let address = sender_addresses::require(tx, &org_id, &new.sender_address_id, "senderAddressId")?;
-            carriers::require(tx, &org_id, &new.body.carrier_settings.carrier_id, "carrierSettings.carrierId")?;
+            let address =
+                sender_addresses::require(tx, &org_id, &new.sender_address_id, "senderAddressId")?;
+            carriers::require(
+                tx,
+                &org_id,
+                &new.body.carrier_settings.carrier_id,
+                "carrierSettings.carrierId",
+            )?;
             let shipment = build(new, &org_id, &address, now);
             store::shipments::insert(tx, &shipment)?;
-            Ok(ShipmentView { shipment, rule: None })
+            Ok(ShipmentView {
+                shipment,
+                rule: None,
+            })
         })
         .await
 }
@@ -80,7 +94,10 @@ fn validate(new: &NewShipment) -> Result<()> {
     let mut seen = HashSet::new();
     for parcel in &new.body.parcels {
         let line_ids = parcel.order_lines.iter().map(|l| &l.id);
-        for id in std::iter::once(&parcel.id).chain(line_ids).filter(|id| !id.is_empty()) {
+        for id in std::iter::once(&parcel.id)
+            .chain(line_ids)
+            .filter(|id| !id.is_empty())
+        {
             if !seen.insert(id) {
                 errors.add("parcels", format!("the id {id} is used twice"));
             }
@@ -113,7 +130,9 @@ fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -
         sender_address_id: new.sender_address_id,
         kind: new.kind,
         status: new.status.unwrap_or_else(|| "pending".into()),
-        term_of_trade: new.term_of_trade.unwrap_or_else(|| shipment::DEFAULT_TERM_OF_TRADE.into()),
+        term_of_trade: new
+            .term_of_trade
+            .unwrap_or_else(|| shipment::DEFAULT_TERM_OF_TRADE.into()),
         order_id: new.order_id,
         shipping_rule_id: None,
         return_of: None,
@@ -153,7 +172,12 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Shi
         .await
 }
 
-pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, query: ListQuery) -> Result<Paged<(Shipment, SenderAddress)>> {
+pub async fn list(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    query: ListQuery,
+) -> Result<Paged<(Shipment, SenderAddress)>> {
     actor.authorize(org_id, READ)?;
     let page = page_query(query.page, query.limit)?;
     let mut errors = Violations::new();
@@ -164,7 +188,10 @@ pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, query: ListQuery) -> R
         value.and_then(|text| match time::parse(&text) {
             Some(t) => Some(time::format(t)),
             None => {
-                errors.add(field, "must be an RFC 3339 timestamp such as 2026-11-22T10:15:30Z");
+                errors.add(
+                    field,
+                    "must be an RFC 3339 timestamp such as 2026-11-22T10:15:30Z",
+                );
                 None
             }
         })
@@ -172,7 +199,15 @@ pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, query: ListQuery) -> R
     let created_from = instant("createdFrom", query.created_from);
     let created_to = instant("createdTo", query.created_to);
     errors.finish()?;
-    let filter = Filter { status: query.status, reference: query.reference, order_id: query.order_id, created_from, created_to };
+    let filter = Filter {
+        status: query.status,
+        reference: query.reference,
+        order_id: query.order_id,
+        created_from,
+        created_to,
+    };
     let org_id = org_id.to_string();
-    ctx.db.read(move |c| store::shipments::list(c, &org_id, &filter, page)).await
+    ctx.db
+        .read(move |c| store::shipments::list(c, &org_id, &filter, page))
+        .await
 }

@@ -83,7 +83,11 @@ pub fn org_of(conn: &Connection, token_id: &str) -> Result<Option<String>> {
 }
 
 pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<ApiToken>> {
-    let total = count(conn, "SELECT COUNT(*) FROM api_tokens WHERE org_id = ?1", org_id)?;
+    let total = count(
+        conn,
+        "SELECT COUNT(*) FROM api_tokens WHERE org_id = ?1",
+        org_id,
+    )?;
     let items = conn
         .prepare_cached(&format!(
             "{SELECT} WHERE t.org_id = ?1 ORDER BY t.created_at DESC, t.id DESC LIMIT ?2 OFFSET ?3"

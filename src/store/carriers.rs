@@ -45,8 +45,16 @@ pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<(Carrier,
         .optional()?)
 }
 
-pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<(Carrier, SenderAddress)>> {
-    let total = count(conn, "SELECT COUNT(*) FROM carriers WHERE org_id = ?1", org_id)?;
+pub fn list(
+    conn: &Connection,
+    org_id: &str,
+    page: PageQuery,
+) -> Result<Paged<(Carrier, SenderAddress)>> {
+    let total = count(
+        conn,
+        "SELECT COUNT(*) FROM carriers WHERE org_id = ?1",
+        org_id,
+    )?;
     let items = conn
         .prepare_cached(&format!(
             "{} WHERE c.org_id = ?1 ORDER BY c.created_at DESC, c.id DESC LIMIT ?2 OFFSET ?3",
@@ -54,7 +62,11 @@ pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<(C
         ))?
         .query_map(params![org_id, page.limit, page.offset()], with_address)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(Paged { items, total, query: page })
+    Ok(Paged {
+        items,
+        total,
+        query: page,
+    })
 }
 
 pub fn save(conn: &Connection, c: &Carrier) -> Result<()> {
@@ -72,10 +84,14 @@ pub fn save(conn: &Connection, c: &Carrier) -> Result<()> {
 
 /// Whether a shipping rule still uses the carrier.
 pub fn in_use(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
-    Ok(conn.prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND carrier_id = ?2")?.exists([org_id, id])?)
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND carrier_id = ?2")?
+        .exists([org_id, id])?)
 }
 
 pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn.prepare_cached("DELETE FROM carriers WHERE org_id = ?1 AND id = ?2")?.execute([org_id, id])?;
+    let n = conn
+        .prepare_cached("DELETE FROM carriers WHERE org_id = ?1 AND id = ?2")?
+        .execute([org_id, id])?;
     if n == 0 { Err(Error::NotFound) } else { Ok(()) }
 }

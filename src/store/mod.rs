@@ -185,18 +185,25 @@ pub struct Paged<T> {
 
 /// `SELECT COUNT(*) … WHERE org_id = ?1` as a u64.
 pub(crate) fn count(conn: &Connection, sql: &str, org_id: &str) -> Result<u64> {
-    let n: i64 = conn.prepare_cached(sql)?.query_row([org_id], |r| r.get(0))?;
+    let n: i64 = conn
+        .prepare_cached(sql)?
+        .query_row([org_id], |r| r.get(0))?;
     Ok(u64::try_from(n).unwrap_or(0))
 }
 
 /// Serializes a value for a JSON column.
 pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|e| Error::Internal(format!("cannot encode JSON column: {e}")))
+    serde_json::to_string(value)
+        .map_err(|e| Error::Internal(format!("cannot encode JSON column: {e}")))
 }
 
 /// Reads a JSON column.
-pub(crate) fn json_column<T: serde::de::DeserializeOwned>(row: &rusqlite::Row, idx: usize) -> rusqlite::Result<T> {
+pub(crate) fn json_column<T: serde::de::DeserializeOwned>(
+    row: &rusqlite::Row,
+    idx: usize,
+) -> rusqlite::Result<T> {
     let text: Option<String> = row.get(idx)?;
-    serde_json::from_str(text.as_deref().unwrap_or("null"))
-        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e)))
+    serde_json::from_str(text.as_deref().unwrap_or("null")).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e))
+    })
 }

@@ -35,26 +35,42 @@ pub(crate) fn from_row_at(row: &Row, at: usize) -> rusqlite::Result<SenderAddres
 
 /// The columns, prefixed with a table alias, for joins.
 pub(crate) fn columns(alias: &str) -> String {
-    COLUMNS.split(", ").map(|c| format!("{alias}.{c}")).collect::<Vec<_>>().join(", ")
+    COLUMNS
+        .split(", ")
+        .map(|c| format!("{alias}.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<SenderAddress>> {
     Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM sender_addresses WHERE org_id = ?1 AND id = ?2"))?
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM sender_addresses WHERE org_id = ?1 AND id = ?2"
+        ))?
         .query_row([org_id, id], |r| from_row_at(r, 0))
         .optional()?)
 }
 
 pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<SenderAddress>> {
-    let total = count(conn, "SELECT COUNT(*) FROM sender_addresses WHERE org_id = ?1", org_id)?;
+    let total = count(
+        conn,
+        "SELECT COUNT(*) FROM sender_addresses WHERE org_id = ?1",
+        org_id,
+    )?;
     let items = conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM sender_addresses WHERE org_id = ?1
              ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
         ))?
-        .query_map(params![org_id, page.limit, page.offset()], |r| from_row_at(r, 0))?
+        .query_map(params![org_id, page.limit, page.offset()], |r| {
+            from_row_at(r, 0)
+        })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(Paged { items, total, query: page })
+    Ok(Paged {
+        items,
+        total,
+        query: page,
+    })
 }
 
 /// Inserts or replaces (same id and org).
@@ -92,9 +108,18 @@ pub fn save(conn: &Connection, a: &SenderAddress) -> Result<()> {
 /// What still refers to the address, as a phrase for a 409, or None.
 pub fn in_use(conn: &Connection, org_id: &str, id: &str) -> Result<Option<&'static str>> {
     let checks = [
-        ("SELECT 1 FROM carriers WHERE org_id = ?1 AND sender_address_id = ?2", "a carrier"),
-        ("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND sender_address_id = ?2", "a shipping rule"),
-        ("SELECT 1 FROM shipments WHERE org_id = ?1 AND sender_address_id = ?2", "a shipment"),
+        (
+            "SELECT 1 FROM carriers WHERE org_id = ?1 AND sender_address_id = ?2",
+            "a carrier",
+        ),
+        (
+            "SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND sender_address_id = ?2",
+            "a shipping rule",
+        ),
+        (
+            "SELECT 1 FROM shipments WHERE org_id = ?1 AND sender_address_id = ?2",
+            "a shipment",
+        ),
     ];
     for (sql, what) in checks {
         if conn.prepare_cached(sql)?.exists([org_id, id])? {
@@ -105,6 +130,8 @@ pub fn in_use(conn: &Connection, org_id: &str, id: &str) -> Result<Option<&'stat
 }
 
 pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn.prepare_cached("DELETE FROM sender_addresses WHERE org_id = ?1 AND id = ?2")?.execute([org_id, id])?;
+    let n = conn
+        .prepare_cached("DELETE FROM sender_addresses WHERE org_id = ?1 AND id = ?2")?
+        .execute([org_id, id])?;
     if n == 0 { Err(Error::NotFound) } else { Ok(()) }
 }

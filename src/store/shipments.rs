@@ -31,14 +31,22 @@ fn from_row(row: &Row) -> rusqlite::Result<Shipment> {
 
 pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Shipment>> {
     Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM shipments s WHERE s.org_id = ?1 AND s.id = ?2"))?
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM shipments s WHERE s.org_id = ?1 AND s.id = ?2"
+        ))?
         .query_row([org_id, id], from_row)
         .optional()?)
 }
 
 /// The rule a shipment names, for its `shippingRule` summary.
-pub fn rule_of(conn: &Connection, org_id: &str, shipment: &Shipment) -> Result<Option<ShippingRule>> {
-    let Some(rule_id) = &shipment.shipping_rule_id else { return Ok(None) };
+pub fn rule_of(
+    conn: &Connection,
+    org_id: &str,
+    shipment: &Shipment,
+) -> Result<Option<ShippingRule>> {
+    let Some(rule_id) = &shipment.shipping_rule_id else {
+        return Ok(None);
+    };
     Ok(conn
         .prepare_cached(
             "SELECT id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body, created_at, updated_at
@@ -58,7 +66,12 @@ pub struct Filter {
     pub created_to: Option<String>,
 }
 
-pub fn list(conn: &Connection, org_id: &str, filter: &Filter, page: PageQuery) -> Result<Paged<(Shipment, SenderAddress)>> {
+pub fn list(
+    conn: &Connection,
+    org_id: &str,
+    filter: &Filter,
+    page: PageQuery,
+) -> Result<Paged<(Shipment, SenderAddress)>> {
     let mut clauses = vec!["s.org_id = ?"];
     let mut args: Vec<&dyn ToSql> = vec![&org_id];
     let conditions = [
@@ -76,7 +89,9 @@ pub fn list(conn: &Connection, org_id: &str, filter: &Filter, page: PageQuery) -
     }
     let filter_sql = clauses.join(" AND ");
     let total: i64 = conn
-        .prepare_cached(&format!("SELECT COUNT(*) FROM shipments s WHERE {filter_sql}"))?
+        .prepare_cached(&format!(
+            "SELECT COUNT(*) FROM shipments s WHERE {filter_sql}"
+        ))?
         .query_row(args.as_slice(), |r| r.get(0))?;
     let (limit, offset) = (page.limit, page.offset());
     args.push(&limit);
@@ -89,7 +104,11 @@ pub fn list(conn: &Connection, org_id: &str, filter: &Filter, page: PageQuery) -
         ))?
         .query_map(args.as_slice(), |r| Ok((from_row(r)?, sender_addresses::from_row_at(r, 13)?)))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(Paged { items, total: u64::try_from(total).unwrap_or(0), query: page })
+    Ok(Paged {
+        items,
+        total: u64::try_from(total).unwrap_or(0),
+        query: page,
+    })
 }
 
 pub fn insert(conn: &Connection, s: &Shipment) -> Result<()> {
@@ -139,6 +158,8 @@ pub fn update(conn: &Connection, s: &Shipment) -> Result<()> {
 }
 
 pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn.prepare_cached("DELETE FROM shipments WHERE org_id = ?1 AND id = ?2")?.execute([org_id, id])?;
+    let n = conn
+        .prepare_cached("DELETE FROM shipments WHERE org_id = ?1 AND id = ?2")?
+        .execute([org_id, id])?;
     if n == 0 { Err(Error::NotFound) } else { Ok(()) }
 }

@@ -54,7 +54,10 @@ pub(crate) fn rule_from_row(row: &Row) -> rusqlite::Result<ShippingRule> {
 
 fn view(row: &Row) -> rusqlite::Result<RuleView> {
     let rule = rule_from_row(row)?;
-    let return_rule = match (&rule.fields.return_shipping_rule_id, row.get::<_, Option<String>>(32)?) {
+    let return_rule = match (
+        &rule.fields.return_shipping_rule_id,
+        row.get::<_, Option<String>>(32)?,
+    ) {
         (Some(id), Some(name)) => Some((id.clone(), name)),
         _ => None,
     };
@@ -74,7 +77,11 @@ pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<RuleView>
 }
 
 pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<RuleView>> {
-    let total = count(conn, "SELECT COUNT(*) FROM shipping_rules WHERE org_id = ?1", org_id)?;
+    let total = count(
+        conn,
+        "SELECT COUNT(*) FROM shipping_rules WHERE org_id = ?1",
+        org_id,
+    )?;
     let items = conn
         .prepare_cached(&format!(
             "{} WHERE r.org_id = ?1 ORDER BY r.created_at DESC, r.id DESC LIMIT ?2 OFFSET ?3",
@@ -82,7 +89,11 @@ pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<Ru
         ))?
         .query_map(params![org_id, page.limit, page.offset()], view)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(Paged { items, total, query: page })
+    Ok(Paged {
+        items,
+        total,
+        query: page,
+    })
 }
 
 pub fn save(conn: &Connection, r: &ShippingRule) -> Result<()> {
@@ -111,7 +122,9 @@ pub fn save(conn: &Connection, r: &ShippingRule) -> Result<()> {
 }
 
 pub fn exists(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
-    Ok(conn.prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?.exists([org_id, id])?)
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?
+        .exists([org_id, id])?)
 }
 
 /// Whether another rule names this one as its return rule.
@@ -122,6 +135,8 @@ pub fn is_return_rule_of_another(conn: &Connection, org_id: &str, id: &str) -> R
 }
 
 pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn.prepare_cached("DELETE FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?.execute([org_id, id])?;
+    let n = conn
+        .prepare_cached("DELETE FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?
+        .execute([org_id, id])?;
     if n == 0 { Err(Error::NotFound) } else { Ok(()) }
 }

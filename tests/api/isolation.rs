@@ -24,7 +24,11 @@ fn org_routes(document: &Value) -> Vec<Route> {
             continue;
         }
         for (method, op) in item.as_object().into_iter().flatten() {
-            let description = format!("{} {}", op["summary"].as_str().unwrap_or(""), op["description"].as_str().unwrap_or(""));
+            let description = format!(
+                "{} {}",
+                op["summary"].as_str().unwrap_or(""),
+                op["description"].as_str().unwrap_or("")
+            );
             let scope = description
                 .split("Scope: `")
                 .nth(1)
@@ -59,25 +63,52 @@ async fn every_org_route_checks_credential_organization_and_scope() {
     let app = TestApp::spawn().await;
     let victim = app.create_org();
     let attacker = app.create_org();
-    let document = app.call(Method::GET, "/openapi.json", None, None).await.expect(200);
+    let document = app
+        .call(Method::GET, "/openapi.json", None, None)
+        .await
+        .expect(200);
     let routes = org_routes(&document);
-    assert!(routes.len() >= 25, "only {} org routes documented", routes.len());
+    assert!(
+        routes.len() >= 25,
+        "only {} org routes documented",
+        routes.len()
+    );
 
     for route in &routes {
         let path = path_for(&route.template, &victim.id);
         let body = route.has_body.then(|| json!({}));
         let name = format!("{} {}", route.method, route.template);
 
-        let anonymous = app.call(route.method.clone(), &path, None, body.clone()).await;
-        assert_eq!(anonymous.status, 401, "{name} without a credential: {}", anonymous.text);
+        let anonymous = app
+            .call(route.method.clone(), &path, None, body.clone())
+            .await;
+        assert_eq!(
+            anonymous.status, 401,
+            "{name} without a credential: {}",
+            anonymous.text
+        );
         anonymous.problem(401, "unauthenticated");
 
-        let foreign = app.call(route.method.clone(), &path, Some(&attacker.token), body.clone()).await;
-        assert_eq!(foreign.status, 404, "{name} with another org's token: {}", foreign.text);
+        let foreign = app
+            .call(
+                route.method.clone(),
+                &path,
+                Some(&attacker.token),
+                body.clone(),
+            )
+            .await;
+        assert_eq!(
+            foreign.status, 404,
+            "{name} with another org's token: {}",
+            foreign.text
+        );
         foreign.problem(404, "not_found");
 
-        let others: Vec<String> =
-            Scope::catalogue().into_iter().filter(|s| !s.grants(route.scope)).map(|s| s.to_string()).collect();
+        let others: Vec<String> = Scope::catalogue()
+            .into_iter()
+            .filter(|s| !s.grants(route.scope))
+            .map(|s| s.to_string())
+            .collect();
         let token = app
             .post(
                 &format!("/orgs/{}/api-tokens", victim.id),
@@ -89,10 +120,19 @@ async fn every_org_route_checks_credential_organization_and_scope() {
             .as_str()
             .expect("token")
             .to_string();
-        let scoped = app.call(route.method.clone(), &path, Some(&token), body).await;
-        assert_eq!(scoped.status, 403, "{name} without {}: {}", route.scope, scoped.text);
+        let scoped = app
+            .call(route.method.clone(), &path, Some(&token), body)
+            .await;
+        assert_eq!(
+            scoped.status, 403,
+            "{name} without {}: {}",
+            route.scope, scoped.text
+        );
         let header = scoped.header("www-authenticate");
-        assert!(header.contains(&format!("scope=\"{}\"", route.scope)), "{name}: {header}");
+        assert!(
+            header.contains(&format!("scope=\"{}\"", route.scope)),
+            "{name}: {header}"
+        );
         scoped.problem(403, "insufficient_scope");
     }
 }

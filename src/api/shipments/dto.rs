@@ -11,7 +11,10 @@ use crate::{
     model::{
         address::SenderAddress,
         rule::ShippingRule,
-        shipment::{CarrierSettings, Dimensions, OrderLine, Parcel, Party, PickupDetails, Shipment, ShipmentBody, Tracking, TrackingEvent},
+        shipment::{
+            CarrierSettings, Dimensions, OrderLine, Parcel, Party, PickupDetails, Shipment,
+            ShipmentBody, Tracking, TrackingEvent,
+        },
     },
     service::shipments::{NewShipment, ShipmentView},
 };
@@ -42,15 +45,63 @@ pub struct PartyDto {
 
 impl From<PartyDto> for Party {
     fn from(p: PartyDto) -> Party {
-        let PartyDto { kind, name, address1, postal_code, city, country_code, attributes, attention, address2, email, phone } = p;
-        Party { kind, name, address1, postal_code, city, country_code, attributes, attention, address2, email, phone }
+        let PartyDto {
+            kind,
+            name,
+            address1,
+            postal_code,
+            city,
+            country_code,
+            attributes,
+            attention,
+            address2,
+            email,
+            phone,
+        } = p;
+        Party {
+            kind,
+            name,
+            address1,
+            postal_code,
+            city,
+            country_code,
+            attributes,
+            attention,
+            address2,
+            email,
+            phone,
+        }
     }
 }
 
 impl From<Party> for PartyDto {
     fn from(p: Party) -> PartyDto {
-        let Party { kind, name, address1, postal_code, city, country_code, attributes, attention, address2, email, phone } = p;
-        PartyDto { kind, name, address1, postal_code, city, country_code, attributes, attention, address2, email, phone }
+        let Party {
+            kind,
+            name,
+            address1,
+            postal_code,
+            city,
+            country_code,
+            attributes,
+            attention,
+            address2,
+            email,
+            phone,
+        } = p;
+        PartyDto {
+            kind,
+            name,
+            address1,
+            postal_code,
+            city,
+            country_code,
+            attributes,
+            attention,
+            address2,
+            email,
+            phone,
+        }
     }
 }
 
@@ -133,16 +184,48 @@ impl From<OrderLineDto> for OrderLine {
             tarrif_number,
         } = l;
         let id = id.unwrap_or_default();
-        OrderLine { id, sku, quantity, description, unit_price, currency, vat_percent, location, country_of_origin, tarrif_number }
+        OrderLine {
+            id,
+            sku,
+            quantity,
+            description,
+            unit_price,
+            currency,
+            vat_percent,
+            location,
+            country_of_origin,
+            tarrif_number,
+        }
     }
 }
 
 impl From<OrderLine> for OrderLineDto {
     fn from(l: OrderLine) -> OrderLineDto {
-        let OrderLine { id, sku, quantity, description, unit_price, currency, vat_percent, location, country_of_origin, tarrif_number } =
-            l;
+        let OrderLine {
+            id,
+            sku,
+            quantity,
+            description,
+            unit_price,
+            currency,
+            vat_percent,
+            location,
+            country_of_origin,
+            tarrif_number,
+        } = l;
         let id = Some(id);
-        OrderLineDto { id, sku, quantity, description, unit_price, currency, vat_percent, location, country_of_origin, tarrif_number }
+        OrderLineDto {
+            id,
+            sku,
+            quantity,
+            description,
+            unit_price,
+            currency,
+            vat_percent,
+            location,
+            country_of_origin,
+            tarrif_number,
+        }
     }
 }
 
@@ -169,7 +252,11 @@ impl From<ParcelDto> for Parcel {
             id: p.id.unwrap_or_default(),
             weight: p.weight,
             weight_unit: p.weight_unit.unwrap_or_else(|| "kg".into()),
-            dimensions: p.dimensions.map(|d| Dimensions { length: d.length, width: d.width, height: d.height }),
+            dimensions: p.dimensions.map(|d| Dimensions {
+                length: d.length,
+                width: d.width,
+                height: d.height,
+            }),
             order_lines: p.order_lines.into_iter().map(Into::into).collect(),
         }
     }
@@ -181,7 +268,11 @@ impl From<Parcel> for ParcelDto {
             id: Some(p.id),
             weight: p.weight,
             weight_unit: Some(p.weight_unit),
-            dimensions: p.dimensions.map(|d| DimensionsDto { length: d.length, width: d.width, height: d.height }),
+            dimensions: p.dimensions.map(|d| DimensionsDto {
+                length: d.length,
+                width: d.width,
+                height: d.height,
+            }),
             order_lines: p.order_lines.into_iter().map(Into::into).collect(),
         }
     }
@@ -198,13 +289,23 @@ pub struct PickupDetailsDto {
 
 impl From<PickupDetailsDto> for PickupDetails {
     fn from(p: PickupDetailsDto) -> PickupDetails {
-        PickupDetails { date: p.date, from: p.from, to: p.to, instruction: p.instruction }
+        PickupDetails {
+            date: p.date,
+            from: p.from,
+            to: p.to,
+            instruction: p.instruction,
+        }
     }
 }
 
 impl From<PickupDetails> for PickupDetailsDto {
     fn from(p: PickupDetails) -> PickupDetailsDto {
-        PickupDetailsDto { date: p.date, from: p.from, to: p.to, instruction: p.instruction }
+        PickupDetailsDto {
+            date: p.date,
+            from: p.from,
+            to: p.to,
+            instruction: p.instruction,
+        }
     }
 }
 
@@ -236,12 +337,19 @@ impl From<Tracking> for TrackingOut {
             events: t
                 .events
                 .into_iter()
-                .map(|TrackingEvent { status, description, location, occurred_at }| TrackingEventOut {
-                    status,
-                    description,
-                    location,
-                    occurred_at,
-                })
+                .map(
+                    |TrackingEvent {
+                         status,
+                         description,
+                         location,
+                         occurred_at,
+                     }| TrackingEventOut {
+                        status,
+                        description,
+                        location,
+                        occurred_at,
+                    },
+                )
                 .collect(),
         }
     }

@@ -27,7 +27,11 @@ pub struct ShipmentsApi;
 #[OpenApi(tag = "ApiTags::Shipments")]
 impl ShipmentsApi {
     /// Create a shipment (status pending and termOfTrade DAP unless given). Scope: `write:shipments`.
-    #[oai(path = "/orgs/:orgId/shipments", method = "post", operation_id = "create_shipment")]
+    #[oai(
+        path = "/orgs/:orgId/shipments",
+        method = "post",
+        operation_id = "create_shipment"
+    )]
     async fn create(
         &self,
         ctx: Data<&Ctx>,
@@ -35,12 +39,18 @@ impl ShipmentsApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         body: JsonBody<ShipmentIn>,
     ) -> ApiResult<Created<ShipmentOut>> {
-        Ok(Created::new(shipments::create(&ctx, &auth.0, &org_id, body.into_input()).await?))
+        Ok(Created::new(
+            shipments::create(&ctx, &auth.0, &org_id, body.into_input()).await?,
+        ))
     }
 
     /// List shipments, newest first, with optional filters. Scope: `read:shipments`.
     #[allow(clippy::too_many_arguments)]
-    #[oai(path = "/orgs/:orgId/shipments", method = "get", operation_id = "list_shipments")]
+    #[oai(
+        path = "/orgs/:orgId/shipments",
+        method = "get",
+        operation_id = "list_shipments"
+    )]
     async fn list(
         &self,
         ctx: Data<&Ctx>,
@@ -75,11 +85,17 @@ impl ShipmentsApi {
             created_from: created_from.0,
             created_to: created_to.0,
         };
-        Ok(Json(shipments::list(&ctx, &auth.0, &org_id, query).await?.into()))
+        Ok(Json(
+            shipments::list(&ctx, &auth.0, &org_id, query).await?.into(),
+        ))
     }
 
     /// Get a shipment. Scope: `read:shipments`.
-    #[oai(path = "/orgs/:orgId/shipments/:shipmentId", method = "get", operation_id = "get_shipment")]
+    #[oai(
+        path = "/orgs/:orgId/shipments/:shipmentId",
+        method = "get",
+        operation_id = "get_shipment"
+    )]
     async fn get(
         &self,
         ctx: Data<&Ctx>,
@@ -87,6 +103,10 @@ impl ShipmentsApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
     ) -> ApiResult<Json<ShipmentOut>> {
-        Ok(Json(shipments::get(&ctx, &auth.0, &org_id, &shipment_id).await?.into()))
+        Ok(Json(
+            shipments::get(&ctx, &auth.0, &org_id, &shipment_id)
+                .await?
+                .into(),
+        ))
     }
 }

@@ -4,6 +4,8 @@
 pub mod api;
 /// The HTTP application: routes, middleware, server.
 pub mod app;
+/// Blocking work off the async workers.
+pub mod blocking;
 /// Carrier adapters.
 pub mod carriers;
 /// The command line.

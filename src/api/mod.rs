@@ -10,6 +10,7 @@ pub mod home;
 pub mod orgs;
 pub mod page;
 pub mod problem;
+pub mod quotes;
 pub mod security;
 pub mod sender_addresses;
 pub mod shipments;
@@ -43,6 +44,8 @@ pub fn all() -> impl poem_openapi::OpenApi {
         carriers::CarriersApi,
         shipping_rules::ShippingRulesApi,
         shipments::ShipmentsApi,
+        shipments::ops::ShipmentOpsApi,
+        quotes::QuotesApi,
         api_tokens::ApiTokensApi,
     )
 }

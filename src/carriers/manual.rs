@@ -1,7 +1,13 @@
 //! `manual`: for parcels handed to a carrier outside Shipbase. Takes the tracking number from
 //! `additionalParameters.trackingNumber` when given; labels are rendered locally.
 
-use super::{CarrierAdapter, CarrierField, CarrierInfo, Offer};
+use serde_json::Value;
+
+use super::{Booking, CarrierAdapter, CarrierField, CarrierInfo, Offer, random_number};
+use crate::{
+    error::Result,
+    model::{carrier::Carrier, shipment::Shipment},
+};
 
 pub struct Manual;
 
@@ -36,5 +42,29 @@ impl CarrierAdapter for Manual {
             }],
             services: vec![],
         }
+    }
+
+    fn book(&self, shipment: &Shipment, carrier: &Carrier) -> Result<Booking> {
+        let given = shipment
+            .body
+            .carrier_settings
+            .additional_parameters
+            .get("trackingNumber");
+        let number = match given.and_then(Value::as_str).map(str::trim) {
+            Some(number) if !number.is_empty() => number.to_string(),
+            _ => random_number("MAN", 14)?,
+        };
+        let template = carrier
+            .fields
+            .config
+            .get("trackingUrlTemplate")
+            .and_then(Value::as_str);
+        let url = template
+            .filter(|t| !t.is_empty())
+            .map(|t| t.replace("{number}", &number));
+        Ok(Booking {
+            tracking_number: number,
+            tracking_url: url,
+        })
     }
 }

@@ -1,10 +1,15 @@
 //! Carrier adapters: what each carrier type needs to be configured with and which products and
 //! services it offers. `registry()` lists exactly the adapters that exist.
 
+use ring::rand::{SecureRandom, SystemRandom};
 use serde_json::{Map, Value};
 
-use crate::model::validate::Violations;
+use crate::{
+    error::{Error, Result},
+    model::{carrier::Carrier, shipment::Shipment, validate::Violations},
+};
 
+pub mod label;
 mod manual;
 mod sandbox;
 
@@ -46,9 +51,30 @@ pub struct CarrierInfo {
     pub services: Vec<Offer>,
 }
 
+/// What a carrier answers to a booking.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Booking {
+    pub tracking_number: String,
+    pub tracking_url: Option<String>,
+}
+
 /// A carrier integration.
 pub trait CarrierAdapter: Send + Sync {
     fn info(&self) -> CarrierInfo;
+
+    /// Books `shipment` with the configured `carrier`: a tracking number, and a link when the
+    /// carrier has one. Labels are rendered by Shipbase from the result.
+    fn book(&self, shipment: &Shipment, carrier: &Carrier) -> Result<Booking>;
+}
+
+/// `prefix` followed by `digits` random decimal digits.
+pub(crate) fn random_number(prefix: &str, digits: usize) -> Result<String> {
+    let mut bytes = vec![0u8; digits];
+    SystemRandom::new()
+        .fill(&mut bytes)
+        .map_err(|_| Error::Internal("no randomness available".into()))?;
+    let digits: String = bytes.iter().map(|b| char::from(b'0' + b % 10)).collect();
+    Ok(format!("{prefix}{digits}"))
 }
 
 /// Every adapter built into this binary.

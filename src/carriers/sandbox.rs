@@ -1,7 +1,13 @@
 //! `sandbox`: books instantly with test labels and tracking numbers. Needs no configuration and
 //! accepts any product and service; for trying Shipbase out and for tests.
 
-use super::{CarrierAdapter, CarrierField, CarrierInfo, FieldOption, Offer};
+use super::{
+    Booking, CarrierAdapter, CarrierField, CarrierInfo, FieldOption, Offer, random_number,
+};
+use crate::{
+    error::Result,
+    model::{carrier::Carrier, shipment::Shipment},
+};
 
 pub struct Sandbox;
 
@@ -60,5 +66,14 @@ impl CarrierAdapter for Sandbox {
                 },
             ],
         }
+    }
+
+    fn book(&self, _shipment: &Shipment, _carrier: &Carrier) -> Result<Booking> {
+        let number = random_number("SBX", 14)?;
+        let url = format!("https://sandbox.shipbase.invalid/track/{number}");
+        Ok(Booking {
+            tracking_number: number,
+            tracking_url: Some(url),
+        })
     }
 }

@@ -11,6 +11,7 @@ pub const SHIPPING_RULE: &str = "rul";
 pub const SHIPMENT: &str = "shp";
 pub const PARCEL: &str = "prc";
 pub const ORDER_LINE: &str = "oln";
+pub const DOCUMENT: &str = "doc";
 
 /// One generator for the process, so ids made within the same millisecond still sort in the
 /// order they were made: lists ordered by (createdAt, id) are then truly newest first.

@@ -6,6 +6,8 @@ pub mod address;
 pub mod carrier;
 /// ISO 3166-1 country codes.
 pub mod country;
+/// Shipment documents (labels).
+pub mod document;
 /// `<kind>_<ULID>` identifiers.
 pub mod ids;
 /// Organizations: slug, currency and field rules.
@@ -16,6 +18,10 @@ pub mod rule;
 pub mod scope;
 /// Shipments: parties, parcels, order lines, tracking.
 pub mod shipment;
+/// Taking units out of a parcel: split and batch split math.
+pub mod split;
+/// The shipment status machine.
+pub mod status;
 /// RFC 3339 timestamps with millisecond precision.
 pub mod time;
 /// Field-level validation that collects every problem of a request.

@@ -100,7 +100,49 @@ impl RuleFields {
     }
 }
 
+/// What a quote is asked for (DESIGN §11): weight in kg, subtotal in cents, number of items.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Basket {
+    pub kg: f64,
+    pub subtotal_cents: f64,
+    pub quantity: f64,
+}
+
+impl RuleSettings {
+    /// Whether the rule ships to `country` (an empty list means everywhere).
+    pub fn ships_to(&self, country: &str) -> bool {
+        self.receiving_countries.is_empty() || self.receiving_countries.iter().any(|c| c == country)
+    }
+}
+
 impl Condition {
+    /// Whether the condition offers its price for `basket`.
+    pub fn matches(&self, basket: Basket) -> bool {
+        let within =
+            |x: f64| self.min.is_none_or(|min| min <= x) && self.max.is_none_or(|max| x <= max);
+        let compare = |x: f64| match (self.operator.as_deref(), self.value) {
+            (Some("gt"), Some(v)) => x > v,
+            (Some("gte"), Some(v)) => x >= v,
+            (Some("lt"), Some(v)) => x < v,
+            (Some("lte"), Some(v)) => x <= v,
+            (Some("eq"), Some(v)) => (x - v).abs() < 1e-9,
+            _ => false,
+        };
+        match self.kind.as_str() {
+            "weight" => within(basket.kg),
+            "priceRange" => within(basket.subtotal_cents),
+            "price" => compare(basket.subtotal_cents),
+            "quantity" => compare(basket.quantity),
+            "flatRate" => true,
+            _ => false,
+        }
+    }
+
+    /// The price in minor units (cents), as Shopify's carrier service expects.
+    pub fn price_cents(&self) -> u64 {
+        (self.shipping_price * 100.0).round().max(0.0) as u64
+    }
+
     fn validate(&self, errors: &mut Violations, at: &str) {
         errors.one_of(&format!("{at}.type"), &self.kind, &CONDITION_TYPES);
         if !(self.shipping_price.is_finite() && self.shipping_price >= 0.0) {
@@ -137,5 +179,98 @@ impl Condition {
                 errors.add(format!("{at}.value"), "is required for this condition type");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn condition(
+        kind: &str,
+        min: Option<f64>,
+        max: Option<f64>,
+        op: Option<&str>,
+        value: Option<f64>,
+    ) -> Condition {
+        Condition {
+            kind: kind.into(),
+            min,
+            max,
+            operator: op.map(Into::into),
+            value,
+            shipping_price: 49.0,
+            currency: "DKK".into(),
+        }
+    }
+
+    fn basket(kg: f64, subtotal_cents: f64, quantity: f64) -> Basket {
+        Basket {
+            kg,
+            subtotal_cents,
+            quantity,
+        }
+    }
+
+    #[test]
+    fn weight_windows_include_both_bounds_and_open_ends() {
+        let c = condition("weight", Some(5.0), Some(20.0), None, None);
+        assert!(c.matches(basket(5.0, 0.0, 1.0)));
+        assert!(c.matches(basket(20.0, 0.0, 1.0)));
+        assert!(!c.matches(basket(4.999, 0.0, 1.0)));
+        assert!(!c.matches(basket(20.001, 0.0, 1.0)));
+        assert!(condition("weight", Some(0.0), None, None, None).matches(basket(1e6, 0.0, 1.0)));
+    }
+
+    #[test]
+    fn price_ranges_use_cents() {
+        let c = condition("priceRange", Some(10_000.0), Some(50_000.0), None, None);
+        assert!(c.matches(basket(1.0, 10_000.0, 1.0)));
+        assert!(!c.matches(basket(1.0, 9_999.0, 1.0)));
+    }
+
+    #[test]
+    fn every_operator_compares_price_and_quantity() {
+        let cases = [
+            ("gt", 3.0, false),
+            ("gte", 3.0, true),
+            ("lt", 4.0, true),
+            ("lte", 3.0, true),
+            ("eq", 3.0, true),
+            ("eq", 2.0, false),
+        ];
+        for (op, value, expected) in cases {
+            assert_eq!(
+                condition("quantity", None, None, Some(op), Some(value))
+                    .matches(basket(1.0, 0.0, 3.0)),
+                expected,
+                "{op} {value}"
+            );
+            assert_eq!(
+                condition("price", None, None, Some(op), Some(value))
+                    .matches(basket(1.0, 3.0, 0.0)),
+                expected,
+                "{op} {value}"
+            );
+        }
+        assert!(
+            !condition("price", None, None, Some("about"), Some(3.0))
+                .matches(basket(1.0, 3.0, 0.0))
+        );
+    }
+
+    #[test]
+    fn flat_rates_always_match_and_prices_are_cents() {
+        let c = condition("flatRate", None, None, None, None);
+        assert!(c.matches(basket(0.0, 0.0, 0.0)));
+        assert_eq!(c.price_cents(), 4900);
+        assert_eq!(
+            Condition {
+                shipping_price: 0.295,
+                ..c
+            }
+            .price_cents(),
+            30
+        );
     }
 }

@@ -31,6 +31,18 @@ pub const TERMS_OF_TRADE: [&str; 13] = [
     "EXW", "FCA", "FAS", "FOB", "CFR", "CIF", "CPT", "CIP", "DAP", "DPU", "DDP", "DAT", "DDU",
 ];
 pub const DEFAULT_TERM_OF_TRADE: &str = "DAP";
+/// Tracking statuses (DESIGN §7).
+pub const TRACKING_STATUSES: [&str; 9] = [
+    "created",
+    "awaiting_pickup",
+    "picked_up",
+    "in_transit",
+    "out_for_delivery",
+    "ready_for_pickup",
+    "delivered",
+    "returned",
+    "exception",
+];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -145,6 +157,8 @@ pub struct Shipment {
     pub order_id: Option<String>,
     pub shipping_rule_id: Option<String>,
     pub return_of: Option<String>,
+    /// The shipment this one was split from.
+    pub split_from: Option<String>,
     pub body: ShipmentBody,
     pub created_at: String,
     pub updated_at: String,
@@ -196,6 +210,17 @@ impl Parcel {
                 errors.add(format!("{at}.quantity"), "must be at least 1");
             }
         }
+    }
+
+    /// The weight in kilograms, whatever unit it was given in.
+    pub fn weight_kg(&self) -> f64 {
+        let per_unit = match self.weight_unit.as_str() {
+            "g" => 0.001,
+            "lb" => 0.453_592_37,
+            "oz" => 0.028_349_523_125,
+            _ => 1.0,
+        };
+        self.weight * per_unit
     }
 
     /// Number of units in the parcel.

@@ -15,6 +15,7 @@ pub mod api_tokens;
 pub mod auth;
 pub mod carriers;
 pub mod orgs;
+pub mod quotes;
 pub mod rate_limit;
 pub mod sender_addresses;
 pub mod shipments;

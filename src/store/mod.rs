@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 
 pub mod api_tokens;
 pub mod carriers;
+pub mod documents;
 pub mod orgs;
 pub mod sender_addresses;
 pub mod shipments;
@@ -85,7 +86,7 @@ impl Db {
         F: FnOnce(&Connection) -> Result<T> + Send + 'static,
     {
         let pool = self.readers.clone();
-        blocking(move || {
+        crate::blocking::run(move || {
             let conn = pool.get()?;
             f(&conn)
         })
@@ -99,7 +100,7 @@ impl Db {
         F: FnOnce(&Tx) -> Result<T> + Send + 'static,
     {
         let pool = self.writer.clone();
-        blocking(move || {
+        crate::blocking::run(move || {
             let mut conn: PooledConnection<SqliteConnectionManager> = pool.get()?;
             let tx = Tx {
                 tx: conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
@@ -146,15 +147,6 @@ pub fn migrate_file(path: &Path) -> Result<Vec<String>> {
 
 fn open_error(path: &Path, err: impl std::fmt::Display) -> Error {
     Error::Internal(format!("cannot open database {}: {err}", path.display()))
-}
-
-/// Runs blocking work off the async workers, resuming a panic in the caller.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
-    match tokio::task::spawn_blocking(f).await {
-        Ok(result) => result,
-        Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
-        Err(err) => Err(Error::internal(err)),
-    }
 }
 
 /// Whether `err` is a UNIQUE constraint failure.

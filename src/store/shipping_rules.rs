@@ -96,6 +96,17 @@ pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<Ru
     })
 }
 
+/// Every rule of the organization, oldest first (quotes walk them all).
+pub fn all(conn: &Connection, org_id: &str) -> Result<Vec<RuleView>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "{} WHERE r.org_id = ?1 ORDER BY r.created_at, r.id",
+            select()
+        ))?
+        .query_map([org_id], view)?
+        .collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
 pub fn save(conn: &Connection, r: &ShippingRule) -> Result<()> {
     let f = &r.fields;
     conn.prepare_cached(

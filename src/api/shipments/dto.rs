@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use base64::{Engine, engine::general_purpose::STANDARD};
 use poem_openapi::Object;
 use serde::Deserialize;
 use serde_json::Value;
@@ -10,6 +11,7 @@ use crate::{
     api::sender_addresses::SenderAddressOut,
     model::{
         address::SenderAddress,
+        document::Document,
         rule::ShippingRule,
         shipment::{
             CarrierSettings, Dimensions, OrderLine, Parcel, Party, PickupDetails, Shipment,
@@ -355,6 +357,38 @@ impl From<Tracking> for TrackingOut {
     }
 }
 
+/// A document of a shipment; `content` is the file, base64-encoded.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct DocumentOut {
+    pub id: String,
+    pub shipment_id: String,
+    /// `label`.
+    pub document_type: String,
+    /// `pdf`.
+    pub format: String,
+    pub content: String,
+    /// `A4` or `100X150`.
+    pub size: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl From<Document> for DocumentOut {
+    fn from(d: Document) -> DocumentOut {
+        DocumentOut {
+            id: d.id,
+            shipment_id: d.shipment_id,
+            document_type: d.document_type,
+            format: d.format,
+            content: STANDARD.encode(&d.content),
+            size: d.size,
+            created_at: d.created_at,
+            updated_at: d.updated_at,
+        }
+    }
+}
+
 /// A shipment to create.
 #[derive(Object, Deserialize)]
 #[oai(rename_all = "camelCase")]
@@ -452,6 +486,7 @@ pub struct ShipmentOut {
     pub service_point_id: Option<String>,
     pub pickup_details: Option<PickupDetailsDto>,
     pub tracking: Option<TrackingOut>,
+    pub documents: Vec<DocumentOut>,
     pub order_id: Option<String>,
     pub shipping_rule_id: Option<String>,
     pub shipping_rule: Option<ShippingRuleSummaryOut>,
@@ -478,6 +513,7 @@ impl From<ShipmentView> for ShipmentOut {
             service_point_id: s.body.service_point_id,
             pickup_details: s.body.pickup_details.map(Into::into),
             tracking: s.body.tracking.map(Into::into),
+            documents: v.documents.into_iter().map(Into::into).collect(),
             order_id: s.order_id,
             shipping_rule_id: s.shipping_rule_id,
             shipping_rule: v.rule.map(Into::into),

@@ -17,6 +17,7 @@ use crate::{
 };
 
 pub mod dto;
+pub mod ops;
 
 use dto::{ShipmentIn, ShipmentListItem, ShipmentOut};
 

@@ -1,4 +1,5 @@
-//! Shipments: create (DESIGN §7 defaults and rules), get and list with filters.
+//! Shipments: create (DESIGN §7 defaults and rules), get and list with filters. The operations
+//! on an existing shipment live in the aspect modules below.
 
 use std::collections::HashSet;
 
@@ -6,6 +7,7 @@ use crate::{
     error::{Error, Result},
     model::{
         address::SenderAddress,
+        document::Document,
         ids,
         rule::ShippingRule,
         scope::{Resource, Scope},
@@ -16,6 +18,18 @@ use crate::{
     service::{Actor, Ctx, Input, carriers, page_query, sender_addresses},
     store::{self, Paged, shipments::Filter},
 };
+
+mod booking;
+mod returns;
+mod split;
+mod status;
+mod tracking;
+
+pub use booking::{book, document};
+pub use returns::create_return;
+pub use split::{BatchItem, BatchSplit, SettingsOverride, Split, SplitOutcome, batch_split, split};
+pub use status::{apply_shipping_rule, delete, set_status};
+pub use tracking::{NewTrackingEvent, add_tracking_event};
 
 const READ: Scope = Scope::read(Resource::Shipments);
 const WRITE: Scope = Scope::write(Resource::Shipments);
@@ -31,10 +45,28 @@ pub struct NewShipment {
     pub body: ShipmentBody,
 }
 
-/// A shipment with the rule it names (for the `shippingRule` summary).
+/// A shipment with the rule it names (for the `shippingRule` summary) and its documents.
 pub struct ShipmentView {
     pub shipment: Shipment,
     pub rule: Option<ShippingRule>,
+    pub documents: Vec<Document>,
+}
+
+/// Reads a shipment with its rule and documents.
+pub(crate) fn view(conn: &rusqlite::Connection, org_id: &str, id: &str) -> Result<ShipmentView> {
+    let shipment = store::shipments::get(conn, org_id, id)?.ok_or(Error::NotFound)?;
+    let rule = store::shipments::rule_of(conn, org_id, &shipment)?;
+    let documents = store::documents::of_shipment(conn, org_id, id)?;
+    Ok(ShipmentView {
+        shipment,
+        rule,
+        documents,
+    })
+}
+
+/// A stored shipment of the organization, or 404.
+pub(crate) fn require(conn: &rusqlite::Connection, org_id: &str, id: &str) -> Result<Shipment> {
+    store::shipments::get(conn, org_id, id)?.ok_or(Error::NotFound)
 }
 
 /// What the list endpoint accepts (DESIGN §6).
@@ -74,6 +106,7 @@ pub async fn create(
             Ok(ShipmentView {
                 shipment,
                 rule: None,
+                documents: Vec::new(),
             })
         })
         .await
@@ -136,6 +169,7 @@ fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -
         order_id: new.order_id,
         shipping_rule_id: None,
         return_of: None,
+        split_from: None,
         body,
         created_at: now.clone(),
         updated_at: now,
@@ -163,13 +197,7 @@ pub fn sender_party(address: &SenderAddress) -> Party {
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShipmentView> {
     actor.authorize(org_id, READ)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .read(move |c| {
-            let shipment = store::shipments::get(c, &org_id, &id)?.ok_or(Error::NotFound)?;
-            let rule = store::shipments::rule_of(c, &org_id, &shipment)?;
-            Ok(ShipmentView { shipment, rule })
-        })
-        .await
+    ctx.db.read(move |c| view(c, &org_id, &id)).await
 }
 
 pub async fn list(

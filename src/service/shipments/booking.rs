@@ -1,0 +1,219 @@
+//! Booking (DESIGN §7): the carrier adapter gives a tracking number, Shipbase renders one label
+//! per parcel, and the shipment moves pending → processing. The carrier call and the PDF work
+//! happen outside the write transaction; the write then checks nothing changed meanwhile.
+
+use crate::{
+    carriers::{
+        self,
+        label::{self, LabelAddress, LabelInput, LabelSize},
+    },
+    error::{Error, Result},
+    model::{
+        carrier::Carrier,
+        document::{self, Document},
+        ids,
+        scope::{Resource, Scope},
+        shipment::{Party, Shipment, Tracking},
+    },
+    service::{
+        Actor, Ctx,
+        shipments::{ShipmentView, require, view},
+    },
+    store::{self, Tx},
+};
+
+const WRITE: Scope = Scope::write(Resource::Shipments);
+const READ: Scope = Scope::read(Resource::Shipments);
+
+/// What a booking adds to a shipment.
+pub(crate) struct Booked {
+    pub tracking: Tracking,
+    pub documents: Vec<Document>,
+}
+
+pub async fn book(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShipmentView> {
+    actor.authorize(org_id, WRITE)?;
+    let (org, sid) = (org_id.to_string(), id.to_string());
+    let (shipment, carrier) = ctx
+        .db
+        .read(move |c| {
+            let shipment = require(c, &org, &sid)?;
+            if shipment.status != "pending" {
+                return Err(not_bookable(&shipment.status));
+            }
+            let carrier = carrier_of(c, &shipment)?;
+            Ok((shipment, carrier))
+        })
+        .await?;
+    let now = ctx.now();
+    let seen = shipment.updated_at.clone();
+    let booked = prepare(shipment, carrier, now.clone()).await?;
+    let (org_id, id) = (org_id.to_string(), id.to_string());
+    ctx.db
+        .write(move |tx| {
+            let mut shipment = require(tx, &org_id, &id)?;
+            if shipment.status != "pending" {
+                return Err(not_bookable(&shipment.status));
+            }
+            if shipment.updated_at != seen {
+                return Err(Error::InvalidState(
+                    "the shipment changed while it was being booked; book it again".into(),
+                ));
+            }
+            apply(tx, &mut shipment, booked, now)?;
+            view(tx, &org_id, &id)
+        })
+        .await
+}
+
+fn not_bookable(status: &str) -> Error {
+    Error::InvalidState(format!(
+        "only a pending shipment can be booked; this one is {status}"
+    ))
+}
+
+/// The carrier named by the shipment's carrier settings.
+pub(crate) fn carrier_of(conn: &rusqlite::Connection, shipment: &Shipment) -> Result<Carrier> {
+    let carrier_id = &shipment.body.carrier_settings.carrier_id;
+    store::carriers::get(conn, &shipment.org_id, carrier_id)?
+        .map(|(carrier, _)| carrier)
+        .ok_or_else(|| {
+            Error::InvalidState(format!(
+                "the shipment's carrier {carrier_id} no longer exists"
+            ))
+        })
+}
+
+/// Asks the carrier and renders the labels, off the async workers.
+pub(crate) async fn prepare(shipment: Shipment, carrier: Carrier, now: String) -> Result<Booked> {
+    let work = move || {
+        let adapter = carriers::find(&carrier.fields.carrier_slug).ok_or_else(|| {
+            Error::InvalidState(format!(
+                "carrier type {} is not available",
+                carrier.fields.carrier_slug
+            ))
+        })?;
+        let booking = adapter.book(&shipment, &carrier)?;
+        let documents = labels(&shipment, &carrier, &booking.tracking_number, &now)?;
+        let tracking = Tracking {
+            url: booking.tracking_url,
+            number: Some(booking.tracking_number),
+            status: Some("created".into()),
+            events: Vec::new(),
+        };
+        Ok(Booked {
+            tracking,
+            documents,
+        })
+    };
+    crate::blocking::run(work).await
+}
+
+/// Stores a booking on the shipment (inside the caller's transaction).
+pub(crate) fn apply(tx: &Tx, shipment: &mut Shipment, booked: Booked, now: String) -> Result<()> {
+    shipment.body.tracking = Some(booked.tracking);
+    shipment.status = "processing".into();
+    shipment.updated_at = now;
+    store::shipments::update(tx, shipment)?;
+    for mut doc in booked.documents {
+        doc.shipment_id.clone_from(&shipment.id);
+        store::documents::insert(tx, &doc)?;
+    }
+    Ok(())
+}
+
+/// One label per parcel, in the carrier's configured size (A4 unless `labelSize` says 100X150).
+fn labels(
+    shipment: &Shipment,
+    carrier: &Carrier,
+    tracking: &str,
+    now: &str,
+) -> Result<Vec<Document>> {
+    let size = carrier
+        .fields
+        .config
+        .get("labelSize")
+        .and_then(|v| v.as_str())
+        .and_then(LabelSize::parse)
+        .unwrap_or(LabelSize::A4);
+    let party = |kind: &str| {
+        shipment
+            .body
+            .parties
+            .iter()
+            .find(|p| p.kind == kind)
+            .map(address)
+    };
+    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
+        return Err(Error::InvalidState(
+            "a shipment needs a sender and a receiver to be labelled".into(),
+        ));
+    };
+    let count = shipment.body.parcels.len();
+    let carrier_name = carrier
+        .fields
+        .config
+        .get("carrierName")
+        .and_then(|v| v.as_str())
+        .unwrap_or(&carrier.fields.name);
+    shipment
+        .body
+        .parcels
+        .iter()
+        .enumerate()
+        .map(|(i, parcel)| {
+            let input = LabelInput {
+                carrier_name: carrier_name.to_string(),
+                product: shipment.body.carrier_settings.product_id.clone(),
+                services: shipment.body.carrier_settings.services.clone(),
+                tracking_number: tracking.to_string(),
+                reference: shipment.reference.clone(),
+                sender: sender.clone(),
+                receiver: receiver.clone(),
+                weight_kg: parcel.weight_kg(),
+                parcel_index: i + 1,
+                parcel_count: count,
+                created_at: now.to_string(),
+            };
+            Ok(Document {
+                id: ids::new(ids::DOCUMENT),
+                org_id: shipment.org_id.clone(),
+                shipment_id: shipment.id.clone(),
+                document_type: document::LABEL.into(),
+                format: document::PDF.into(),
+                size: size.as_str().into(),
+                content: label::render(&input, size)?,
+                created_at: now.to_string(),
+                updated_at: now.to_string(),
+            })
+        })
+        .collect()
+}
+
+fn address(p: &Party) -> LabelAddress {
+    LabelAddress {
+        name: p.name.clone(),
+        attention: p.attention.clone(),
+        address1: p.address1.clone(),
+        address2: p.address2.clone(),
+        postal_code: p.postal_code.clone(),
+        city: p.city.clone(),
+        country_code: p.country_code.clone(),
+        phone: p.phone.clone(),
+    }
+}
+
+/// A document of a shipment, for raw download.
+pub async fn document(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    shipment_id: &str,
+    id: &str,
+) -> Result<Document> {
+    actor.authorize(org_id, READ)?;
+    let (org_id, shipment_id, id) = (org_id.to_string(), shipment_id.to_string(), id.to_string());
+    ctx.db
+        .read(move |c| store::documents::get(c, &org_id, &shipment_id, &id)?.ok_or(Error::NotFound))
+        .await
+}

@@ -1,0 +1,152 @@
+//! Return shipments (DESIGN §7): for an outbound shipment that has left, an inbound shipment with
+//! sender and receiver swapped, copies of the parcels, the return rule's carrier settings when
+//! the original's rule names one, booked at once.
+
+use serde_json::Value;
+
+use crate::{
+    error::{Error, Result},
+    model::{
+        ids,
+        scope::{Resource, Scope},
+        shipment::{CarrierSettings, Shipment},
+        status,
+    },
+    service::{
+        Actor, Ctx,
+        shipments::{
+            ShipmentView,
+            booking::{apply, carrier_of, prepare},
+            require, view,
+        },
+    },
+    store,
+};
+
+const WRITE: Scope = Scope::write(Resource::Shipments);
+
+pub async fn create_return(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    id: &str,
+) -> Result<ShipmentView> {
+    actor.authorize(org_id, WRITE)?;
+    let now = ctx.now();
+    let (org, sid, at) = (org_id.to_string(), id.to_string(), now.clone());
+    let (original, ret, carrier) = ctx
+        .db
+        .read(move |c| {
+            let original = require(c, &org, &sid)?;
+            check_returnable(&original)?;
+            let settings = return_settings(c, &original)?;
+            let ret = build(&original, settings, &at);
+            let carrier = carrier_of(c, &ret)?;
+            Ok((original, ret, carrier))
+        })
+        .await?;
+    let booked = prepare(ret.clone(), carrier, now.clone()).await?;
+    let (org_id, id) = (org_id.to_string(), id.to_string());
+    ctx.db
+        .write(move |tx| {
+            let current = require(tx, &org_id, &id)?;
+            check_returnable(&current)?;
+            if current.updated_at != original.updated_at {
+                return Err(Error::InvalidState(
+                    "the shipment changed meanwhile; create the return again".into(),
+                ));
+            }
+            let mut ret = ret;
+            store::shipments::insert(tx, &ret)?;
+            apply(tx, &mut ret, booked, now)?;
+            view(tx, &org_id, &ret.id)
+        })
+        .await
+}
+
+fn check_returnable(original: &Shipment) -> Result<()> {
+    if original.kind != "outbound" {
+        return Err(Error::InvalidState(
+            "only outbound shipments can be returned".into(),
+        ));
+    }
+    if !status::has_left(&original.status) {
+        return Err(Error::InvalidState(format!(
+            "only a dispatched or partly dispatched shipment can be returned; this one is {}",
+            original.status
+        )));
+    }
+    Ok(())
+}
+
+/// The return rule's settings when the original's rule names one, else the original's.
+fn return_settings(
+    conn: &rusqlite::Connection,
+    original: &Shipment,
+) -> Result<(CarrierSettings, Option<String>)> {
+    let rule = match &original.shipping_rule_id {
+        Some(rule_id) => store::shipping_rules::get(conn, &original.org_id, rule_id)?,
+        None => None,
+    };
+    let return_rule = match rule.and_then(|r| r.rule.fields.return_shipping_rule_id) {
+        Some(return_id) => store::shipping_rules::get(conn, &original.org_id, &return_id)?,
+        None => None,
+    };
+    Ok(match return_rule {
+        Some(view) => {
+            let f = view.rule.fields;
+            let settings = CarrierSettings {
+                carrier_id: f.carrier_id,
+                product_id: f.settings.product_id,
+                services: f.settings.services,
+                additional_parameters: f
+                    .settings
+                    .additional_parameters
+                    .into_iter()
+                    .map(|p| (p.name, Value::String(p.val)))
+                    .collect(),
+            };
+            (settings, Some(view.rule.id))
+        }
+        None => (original.body.carrier_settings.clone(), None),
+    })
+}
+
+fn build(
+    original: &Shipment,
+    (settings, rule_id): (CarrierSettings, Option<String>),
+    now: &str,
+) -> Shipment {
+    let mut body = original.body.clone();
+    for party in &mut body.parties {
+        party.kind = match party.kind.as_str() {
+            "sender" => "receiver".into(),
+            "receiver" => "sender".into(),
+            other => other.into(),
+        };
+    }
+    for parcel in &mut body.parcels {
+        parcel.id = ids::new(ids::PARCEL);
+        for line in &mut parcel.order_lines {
+            line.id = ids::new(ids::ORDER_LINE);
+        }
+    }
+    body.carrier_settings = settings;
+    body.tracking = None;
+    Shipment {
+        id: ids::new(ids::SHIPMENT),
+        org_id: original.org_id.clone(),
+        reference: format!("RETURN-{}", original.reference),
+        sender_address_id: original.sender_address_id.clone(),
+        kind: "inbound".into(),
+        status: "pending".into(),
+        term_of_trade: original.term_of_trade.clone(),
+        order_id: original.order_id.clone(),
+        shipping_rule_id: rule_id,
+        return_of: Some(original.id.clone()),
+        split_from: None,
+        body,
+        created_at: now.to_string(),
+        updated_at: now.to_string(),
+    }
+}

@@ -1,0 +1,339 @@
+//! Split and batch split (DESIGN §7): units of one parcel move into new shipments, in one
+//! transaction, all or nothing. The write transaction serializes concurrent splits, so units are
+//! never duplicated or lost.
+
+use serde_json::{Map, Value};
+
+use crate::{
+    error::{Error, Result},
+    model::{
+        ids,
+        scope::{Resource, Scope},
+        shipment::{CarrierSettings, Parcel, Shipment},
+        split::{self, SplitError, Take},
+        status,
+        validate::Violations,
+    },
+    service::{
+        Actor, Ctx, Input, carriers,
+        shipments::{ShipmentView, require, view},
+    },
+    store::{self, Tx},
+};
+
+const WRITE: Scope = Scope::write(Resource::Shipments);
+
+/// Carrier settings for the new shipments; absent fields are copied from the original.
+#[derive(Default)]
+pub struct SettingsOverride {
+    pub carrier_id: Option<String>,
+    pub product_id: Option<String>,
+    pub services: Option<Vec<String>>,
+    pub additional_parameters: Option<Map<String, Value>>,
+}
+
+/// SPEC row 16: without `order_line_ids` (or with an empty list) the whole parcel moves.
+pub struct Split {
+    pub order_line_ids: Option<Vec<String>>,
+    pub settings: SettingsOverride,
+    pub reference: Option<String>,
+}
+
+/// One new shipment of a batch split.
+pub struct BatchItem {
+    pub order_lines: Vec<Take>,
+    pub reference: Option<String>,
+}
+
+/// SPEC row 17.
+pub struct BatchSplit {
+    pub shipments: Vec<BatchItem>,
+    pub settings: SettingsOverride,
+}
+
+/// The original after the split, and the new shipments.
+pub struct SplitOutcome {
+    pub original: ShipmentView,
+    pub created: Vec<ShipmentView>,
+}
+
+enum Plan {
+    WholeParcel,
+    Units(Vec<Vec<Take>>),
+}
+
+pub async fn split(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    id: &str,
+    parcel_id: &str,
+    input: Input<Split>,
+) -> Result<SplitOutcome> {
+    actor.authorize(org_id, WRITE)?;
+    let request = input.get()?;
+    check_common(
+        &request.settings,
+        std::slice::from_ref(&request.reference),
+        "reference",
+    )?;
+    let plan = match request.order_line_ids {
+        Some(ids) if !ids.is_empty() => Plan::Units(vec![
+            ids.into_iter()
+                .map(|line_id| Take {
+                    line_id,
+                    quantity: 0,
+                })
+                .collect(),
+        ]),
+        _ => Plan::WholeParcel,
+    };
+    let job = Job {
+        plan,
+        settings: request.settings,
+        references: vec![request.reference],
+        field: "orderLineIds",
+    };
+    run(ctx, org_id, id, parcel_id, job).await
+}
+
+pub async fn batch_split(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    id: &str,
+    parcel_id: &str,
+    input: Input<BatchSplit>,
+) -> Result<SplitOutcome> {
+    actor.authorize(org_id, WRITE)?;
+    let request = input.get()?;
+    if request.shipments.is_empty() {
+        return Err(Error::invalid("shipments", "must contain at least 1 item"));
+    }
+    let references: Vec<Option<String>> = request
+        .shipments
+        .iter()
+        .map(|s| s.reference.clone())
+        .collect();
+    check_common(&request.settings, &references, "shipments[].reference")?;
+    let plan = Plan::Units(
+        request
+            .shipments
+            .into_iter()
+            .map(|s| s.order_lines)
+            .collect(),
+    );
+    let job = Job {
+        plan,
+        settings: request.settings,
+        references,
+        field: "shipments",
+    };
+    run(ctx, org_id, id, parcel_id, job).await
+}
+
+struct Job {
+    plan: Plan,
+    settings: SettingsOverride,
+    references: Vec<Option<String>>,
+    /// Where plan errors are reported.
+    field: &'static str,
+}
+
+fn check_common(
+    settings: &SettingsOverride,
+    references: &[Option<String>],
+    field: &str,
+) -> Result<()> {
+    let mut errors = Violations::new();
+    for reference in references.iter().flatten() {
+        errors.length(field, reference, 1, 200);
+    }
+    if let Some(product) = &settings.product_id {
+        errors.length("productId", product, 1, 100);
+    }
+    errors.finish()
+}
+
+async fn run(ctx: &Ctx, org_id: &str, id: &str, parcel_id: &str, job: Job) -> Result<SplitOutcome> {
+    let (org_id, id, parcel_id, now) = (
+        org_id.to_string(),
+        id.to_string(),
+        parcel_id.to_string(),
+        ctx.now(),
+    );
+    ctx.db
+        .write(move |tx| split_in(tx, &org_id, &id, &parcel_id, job, &now))
+        .await
+}
+
+fn split_in(
+    tx: &Tx,
+    org_id: &str,
+    id: &str,
+    parcel_id: &str,
+    job: Job,
+    now: &str,
+) -> Result<SplitOutcome> {
+    let mut original = require(tx, org_id, id)?;
+    let index = original
+        .body
+        .parcels
+        .iter()
+        .position(|p| p.id == parcel_id)
+        .ok_or(Error::NotFound)?;
+    if !status::is_unbooked(&original.status) {
+        return Err(Error::InvalidState(format!(
+            "only draft, pending, on_hold or error shipments can be split; this one is {}",
+            original.status
+        )));
+    }
+    if let Some(carrier_id) = &job.settings.carrier_id {
+        carriers::require(tx, org_id, carrier_id, "carrierId")?;
+    }
+    let parcel = original.body.parcels[index].clone();
+    let new_parcels: Vec<Parcel> = match job.plan {
+        Plan::WholeParcel => {
+            if original.body.parcels.len() == 1 {
+                return Err(Error::InvalidState(
+                    "the only parcel of a shipment cannot be split off".into(),
+                ));
+            }
+            original.body.parcels.remove(index);
+            vec![parcel]
+        }
+        Plan::Units(plan) => {
+            let plan = with_full_quantities(&parcel, plan);
+            let taken = split::take(&parcel, &plan).map_err(|e| plan_error(job.field, e))?;
+            match taken.remaining {
+                Some(rest) => original.body.parcels[index] = rest,
+                None => {
+                    original.body.parcels.remove(index);
+                }
+            }
+            if original.body.parcels.is_empty() {
+                return Err(Error::InvalidState(
+                    "a split may not leave the original shipment without parcels".into(),
+                ));
+            }
+            taken.parts
+        }
+    };
+    let done = store::shipments::split_count(tx, org_id, id)?;
+    let mut created = Vec::with_capacity(new_parcels.len());
+    for (n, (parcel, reference)) in new_parcels
+        .into_iter()
+        .zip(job.references.iter().cycle())
+        .enumerate()
+    {
+        let reference = reference
+            .clone()
+            .unwrap_or_else(|| format!("{}-{}", original.reference, done + n as u64 + 1));
+        let shipment = split_off(&original, parcel, reference, &job.settings, now);
+        store::shipments::insert(tx, &shipment)?;
+        created.push(view(tx, org_id, &shipment.id)?);
+    }
+    original.updated_at = now.to_string();
+    store::shipments::update(tx, &original)?;
+    Ok(SplitOutcome {
+        original: view(tx, org_id, id)?,
+        created,
+    })
+}
+
+/// A split by order line ids moves each whole line: quantity 0 stands for "all of it".
+fn with_full_quantities(parcel: &Parcel, plan: Vec<Vec<Take>>) -> Vec<Vec<Take>> {
+    plan.into_iter()
+        .map(|part| {
+            part.into_iter()
+                .map(|t| {
+                    match (
+                        t.quantity,
+                        parcel.order_lines.iter().find(|l| l.id == t.line_id),
+                    ) {
+                        (0, Some(line)) => Take {
+                            quantity: line.quantity,
+                            ..t
+                        },
+                        _ => t,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn plan_error(field: &str, err: SplitError) -> Error {
+    match err {
+        SplitError::EmptyPart { part } => Error::invalid(
+            format!("{field}[{part}].orderLines"),
+            "must contain at least 1 item",
+        ),
+        SplitError::UnknownLine { line_id, .. } => {
+            Error::invalid(field, format!("the parcel has no order line {line_id}"))
+        }
+        SplitError::BadQuantity { part, line_id } => Error::invalid(
+            format!("{field}[{part}].orderLines"),
+            format!("quantity of {line_id} must be at least 1"),
+        ),
+        SplitError::TooMany {
+            line_id,
+            asked,
+            available,
+        } => Error::invalid(
+            field,
+            format!(
+                "{asked} units of order line {line_id} asked for, but the parcel holds {available}"
+            ),
+        ),
+    }
+}
+
+/// A new pending shipment holding `parcel`, with the original's parties and terms (DESIGN §7).
+fn split_off(
+    original: &Shipment,
+    parcel: Parcel,
+    reference: String,
+    over: &SettingsOverride,
+    now: &str,
+) -> Shipment {
+    let base = &original.body.carrier_settings;
+    let settings = CarrierSettings {
+        carrier_id: over
+            .carrier_id
+            .clone()
+            .unwrap_or_else(|| base.carrier_id.clone()),
+        product_id: over
+            .product_id
+            .clone()
+            .unwrap_or_else(|| base.product_id.clone()),
+        services: over
+            .services
+            .clone()
+            .unwrap_or_else(|| base.services.clone()),
+        additional_parameters: over
+            .additional_parameters
+            .clone()
+            .unwrap_or_else(|| base.additional_parameters.clone()),
+    };
+    let mut body = original.body.clone();
+    body.parcels = vec![parcel];
+    body.carrier_settings = settings;
+    body.tracking = None;
+    Shipment {
+        id: ids::new(ids::SHIPMENT),
+        org_id: original.org_id.clone(),
+        reference,
+        sender_address_id: original.sender_address_id.clone(),
+        kind: original.kind.clone(),
+        status: "pending".into(),
+        term_of_trade: original.term_of_trade.clone(),
+        order_id: original.order_id.clone(),
+        shipping_rule_id: None,
+        return_of: None,
+        split_from: Some(original.id.clone()),
+        body,
+        created_at: now.to_string(),
+        updated_at: now.to_string(),
+    }
+}

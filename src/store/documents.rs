@@ -1,0 +1,64 @@
+//! `documents`: labels and other files of a shipment.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::{error::Result, model::document::Document};
+
+const COLUMNS: &str =
+    "id, org_id, shipment_id, document_type, format, size, content, created_at, updated_at";
+
+fn from_row(row: &Row) -> rusqlite::Result<Document> {
+    Ok(Document {
+        id: row.get(0)?,
+        org_id: row.get(1)?,
+        shipment_id: row.get(2)?,
+        document_type: row.get(3)?,
+        format: row.get(4)?,
+        size: row.get(5)?,
+        content: row.get(6)?,
+        created_at: row.get(7)?,
+        updated_at: row.get(8)?,
+    })
+}
+
+pub fn insert(conn: &Connection, d: &Document) -> Result<()> {
+    conn.prepare_cached(&format!(
+        "INSERT INTO documents ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+    ))?
+    .execute(params![
+        d.id,
+        d.org_id,
+        d.shipment_id,
+        d.document_type,
+        d.format,
+        d.size,
+        d.content,
+        d.created_at,
+        d.updated_at
+    ])?;
+    Ok(())
+}
+
+/// The documents of a shipment, oldest first.
+pub fn of_shipment(conn: &Connection, org_id: &str, shipment_id: &str) -> Result<Vec<Document>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM documents WHERE org_id = ?1 AND shipment_id = ?2 ORDER BY created_at, id"
+        ))?
+        .query_map([org_id, shipment_id], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+pub fn get(
+    conn: &Connection,
+    org_id: &str,
+    shipment_id: &str,
+    id: &str,
+) -> Result<Option<Document>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM documents WHERE org_id = ?1 AND shipment_id = ?2 AND id = ?3"
+        ))?
+        .query_row([org_id, shipment_id, id], from_row)
+        .optional()?)
+}

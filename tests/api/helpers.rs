@@ -97,6 +97,14 @@ impl TestApp {
         self.call(Method::POST, path, Some(token), Some(body)).await
     }
 
+    pub async fn put(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.call(Method::PUT, path, Some(token), Some(body)).await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str) -> Reply {
+        self.call(Method::DELETE, path, Some(token), None).await
+    }
+
     /// Runs the shipbase binary against this app's config and data directory.
     pub fn cli(&self, args: &[&str]) -> Output {
         self.cli_with_stdin(args, "")

@@ -3,6 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod carriers;
+mod fixtures;
 mod health;
 mod helpers;
 mod openapi;
+mod sender_addresses;
+mod shipments;
+mod shipping_rules;

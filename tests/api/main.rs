@@ -5,10 +5,15 @@
 
 mod api_tokens;
 mod auth;
+mod carriers;
 mod cli;
 mod errors;
+mod fixtures;
 mod health;
 mod helpers;
 mod isolation;
 mod openapi;
 mod orgs;
+mod sender_addresses;
+mod shipments;
+mod shipping_rules;

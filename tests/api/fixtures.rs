@@ -1,0 +1,210 @@
+//! Valid request bodies for the core resources, typed helpers that create them (asserting 201),
+//! and checks of identifier and timestamp formats (DESIGN §3).
+
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, TestOrg, error_fields};
+
+/// A valid sender address body (every field set, `address2` and `customs` included).
+pub fn sender_address_body() -> Value {
+    json!({
+        "name": "Main Warehouse",
+        "attContact": "Alice Sender",
+        "address1": "Industrivej 1",
+        "address2": "Building B",
+        "zipcode": "2600",
+        "city": "Glostrup",
+        "phone": "+4570000000",
+        "countryCode": "DK",
+        "state": "Capital Region",
+        "email": "warehouse@example.com",
+        "customs": {"eori": "DK12345678", "voec": "VOEC-1"}
+    })
+}
+
+/// A carrier body with the built-in `sandbox` carrier and an empty config.
+pub fn carrier_body(sender_address_id: &str) -> Value {
+    json!({
+        "name": "Sandbox Carrier",
+        "carrierSlug": "sandbox",
+        "config": {},
+        "senderAddressId": sender_address_id
+    })
+}
+
+/// A shipping rule body with only the fields a rule needs.
+pub fn rule_body(carrier_id: &str, sender_address_id: &str) -> Value {
+    json!({
+        "name": "Standard DK",
+        "carrierId": carrier_id,
+        "productId": "standard",
+        "senderAddressId": sender_address_id
+    })
+}
+
+/// A receiver party with every required field and a few optional ones.
+pub fn receiver_party() -> Value {
+    json!({
+        "type": "receiver",
+        "name": "Jane Receiver",
+        "address1": "Main Street 1",
+        "postalCode": "8000",
+        "city": "Aarhus",
+        "countryCode": "DK",
+        "email": "jane@example.com",
+        "phone": "+4512345678"
+    })
+}
+
+/// A shipment body with one receiver party and one parcel holding one order line.
+pub fn shipment_body(sender_address_id: &str, carrier_id: &str) -> Value {
+    json!({
+        "reference": "REF-1001",
+        "senderAddressId": sender_address_id,
+        "parties": [receiver_party()],
+        "type": "outbound",
+        "carrierSettings": {
+            "carrierId": carrier_id,
+            "productId": "standard",
+            "services": ["signature"]
+        },
+        "parcels": [{
+            "weight": 1.5,
+            "orderLines": [{"sku": "SKU-1", "quantity": 2}]
+        }]
+    })
+}
+
+/// The id of a created resource.
+#[track_caller]
+pub fn id_of(resource: &Value) -> String {
+    resource["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no id in {resource}"))
+        .to_string()
+}
+
+/// Asserts `value` is `<prefix>_` followed by a 26-character ULID.
+#[track_caller]
+pub fn assert_id(value: &Value, prefix: &str) {
+    let text = value
+        .as_str()
+        .unwrap_or_else(|| panic!("id {value} is not a string"));
+    let ulid = text
+        .strip_prefix(prefix)
+        .and_then(|rest| rest.strip_prefix('_'))
+        .unwrap_or_else(|| panic!("{text} does not start with {prefix}_"));
+    assert_eq!(ulid.len(), 26, "{text}");
+    assert!(ulid::Ulid::from_string(ulid).is_ok(), "{text}");
+}
+
+/// Asserts `value` is a timestamp of the form `2026-11-22T10:15:30.123Z`.
+#[track_caller]
+pub fn assert_timestamp(value: &Value) {
+    let text = value
+        .as_str()
+        .unwrap_or_else(|| panic!("timestamp {value} is not a string"));
+    let pattern = "dddd-dd-ddTdd:dd:dd.dddZ";
+    assert_eq!(text.len(), pattern.len(), "{text}");
+    for (c, p) in text.chars().zip(pattern.chars()) {
+        let ok = if p == 'd' { c.is_ascii_digit() } else { c == p };
+        assert!(ok, "{text} is not of the form YYYY-MM-DDTHH:MM:SS.mmmZ");
+    }
+}
+
+/// Asserts a 400 `validation_failed` whose `errors[].field` include `field`.
+#[track_caller]
+pub fn assert_invalid(reply: crate::helpers::Reply, field: &str) -> Value {
+    let problem = reply.problem(400, "validation_failed");
+    let fields = error_fields(&problem);
+    assert!(
+        fields.iter().any(|f| f == field),
+        "expected an error on {field}, got {fields:?}: {problem}"
+    );
+    problem
+}
+
+/// Removes `key` from a JSON object, panicking when it is not one.
+pub fn without(mut body: Value, key: &str) -> Value {
+    body.as_object_mut()
+        .expect("the body is a JSON object")
+        .remove(key);
+    body
+}
+
+/// Sets `key` of a JSON object.
+pub fn with(mut body: Value, key: &str, value: Value) -> Value {
+    body[key] = value;
+    body
+}
+
+/// The ids of a list page's items, in order.
+pub fn page_ids(page: &Value) -> Vec<String> {
+    page["data"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no data in {page}"))
+        .iter()
+        .map(id_of)
+        .collect()
+}
+
+/// Asserts the `total` of the list at `path`.
+pub async fn assert_list_total(app: &TestApp, path: &str, token: &str, total: u64) {
+    let list = app.get(path, token).await.expect(200);
+    assert_eq!(list["total"], total, "{list}");
+}
+
+impl TestApp {
+    /// POST /orgs/{orgId}/sender-addresses with `body`, asserting 201.
+    pub async fn create_sender_address_with(&self, org: &TestOrg, body: Value) -> Value {
+        self.post(
+            &format!("/orgs/{}/sender-addresses", org.id),
+            &org.token,
+            body,
+        )
+        .await
+        .expect(201)
+    }
+
+    /// A sender address made from `sender_address_body()`.
+    pub async fn create_sender_address(&self, org: &TestOrg) -> Value {
+        self.create_sender_address_with(org, sender_address_body())
+            .await
+    }
+
+    /// A `sandbox` carrier using the sender address `sender_address_id`.
+    pub async fn create_carrier(&self, org: &TestOrg, sender_address_id: &str) -> Value {
+        self.post(
+            &format!("/orgs/{}/carriers", org.id),
+            &org.token,
+            carrier_body(sender_address_id),
+        )
+        .await
+        .expect(201)
+    }
+
+    /// A sender address and a sandbox carrier using it: `(address, carrier)`.
+    pub async fn create_address_and_carrier(&self, org: &TestOrg) -> (Value, Value) {
+        let address = self.create_sender_address(org).await;
+        let carrier = self.create_carrier(org, &id_of(&address)).await;
+        (address, carrier)
+    }
+
+    /// POST /orgs/{orgId}/shipping-rules with `body`, asserting 201.
+    pub async fn create_rule(&self, org: &TestOrg, body: Value) -> Value {
+        self.post(
+            &format!("/orgs/{}/shipping-rules", org.id),
+            &org.token,
+            body,
+        )
+        .await
+        .expect(201)
+    }
+
+    /// POST /orgs/{orgId}/shipments with `body`, asserting 201.
+    pub async fn create_shipment(&self, org: &TestOrg, body: Value) -> Value {
+        self.post(&format!("/orgs/{}/shipments", org.id), &org.token, body)
+            .await
+            .expect(201)
+    }
+}

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::model::validate::Violations;
 
+pub mod label;
 mod manual;
 mod sandbox;
 

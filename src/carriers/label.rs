@@ -166,79 +166,101 @@ const QUIET_ZONE: f32 = 10.0;
 const BARS_TOP: f32 = 113.0;
 const BARS_HEIGHT: f32 = 24.0;
 
+/// Font, size and the smallest size it may shrink to when the text is too wide.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    font: Font,
+    size: f32,
+    min_size: f32,
+}
+
+const fn style(font: Font, size: f32, min_size: f32) -> Style {
+    Style {
+        font,
+        size,
+        min_size,
+    }
+}
+
+const CAPTION: Style = style(Font::Bold, 6.5, 6.5);
+const CARRIER: Style = style(Font::Bold, 13.0, 9.0);
+const PRODUCT: Style = style(Font::Regular, 9.0, 7.0);
+const PARCEL: Style = style(Font::Bold, 11.0, 8.0);
+const DATE: Style = style(Font::Regular, 8.0, 6.0);
+const SENDER_NAME: Style = style(Font::Bold, 8.0, 6.0);
+const SENDER_LINE: Style = style(Font::Regular, 8.0, 6.0);
+const SENDER_PHONE: Style = style(Font::Regular, 7.0, 6.0);
+const RECEIVER_CAPTION: Style = style(Font::Bold, 7.0, 7.0);
+const RECEIVER_NAME: Style = style(Font::Bold, 14.0, 9.0);
+/// A receiver name that would have to shrink below this size takes two lines instead.
+const RECEIVER_NAME_WRAP_BELOW: f32 = 11.0;
+const RECEIVER_NAME_WRAPPED: Style = style(Font::Bold, 12.0, 9.0);
+const RECEIVER_LINE: Style = style(Font::Regular, 11.0, 8.0);
+const RECEIVER_CITY: Style = style(Font::Bold, 14.0, 9.0);
+const RECEIVER_PHONE: Style = style(Font::Regular, 9.0, 7.0);
+const VALUE: Style = style(Font::Bold, 10.0, 7.0);
+const SERVICES: Style = style(Font::Regular, 8.0, 6.0);
+const TRACKING: Style = style(Font::Bold, 11.0, 8.0);
+
 fn draw_label(c: &mut Canvas, input: &LabelInput, modules: &[u8]) {
     // Header: carrier and product on the left, parcel count and date on the right.
     let parcel = format!("Parcel {} of {}", input.parcel_index, input.parcel_count);
-    let parcel_w = text_width(Font::Bold, 11.0, &win_ansi(&parcel));
-    c.text_right(Font::Bold, 11.0, RIGHT, 9.0, &parcel);
-    c.text_right(
-        Font::Regular,
-        8.0,
-        RIGHT,
-        14.0,
-        &display_date(&input.created_at),
-    );
+    let parcel_w = c.text_right(PARCEL, RIGHT, 9.0, &parcel);
+    c.text_right(DATE, RIGHT, 14.0, &display_date(&input.created_at));
     let header_w = INNER_W - parcel_w - 4.0;
-    c.text_fit(
-        Font::Bold,
-        13.0,
-        9.0,
-        MARGIN,
-        9.0,
-        header_w,
-        &input.carrier_name,
-    );
-    c.text_fit(
-        Font::Regular,
-        9.0,
-        7.0,
-        MARGIN,
-        14.0,
-        header_w,
-        &input.product,
-    );
+    c.text(CARRIER, MARGIN, 9.0, header_w, &input.carrier_name);
+    c.text(PRODUCT, MARGIN, 14.0, header_w, &input.product);
     c.rule(17.0, 0.8);
 
     // Sender.
-    c.text(Font::Bold, 6.5, MARGIN, 20.5, "FROM");
     let sender = &input.sender;
-    let mut y = 24.0;
-    let mut line = |c: &mut Canvas, font: Font, text: &str| {
-        c.text_fit(font, 8.0, 6.0, MARGIN, y, INNER_W, text);
-        y += 3.4;
-    };
-    line(c, Font::Bold, &sender.name);
-    if let Some(attention) = non_empty(&sender.attention) {
-        line(c, Font::Regular, &format!("Att. {attention}"));
-    }
-    line(c, Font::Regular, &sender.address1);
-    if let Some(address2) = non_empty(&sender.address2) {
-        line(c, Font::Regular, address2);
-    }
-    line(
-        c,
-        Font::Regular,
-        &format!(
-            "{} {}, {}",
-            sender.postal_code, sender.city, sender.country_code
-        ),
-    );
+    c.text(CAPTION, MARGIN, 20.5, INNER_W, "FROM");
     if let Some(phone) = non_empty(&sender.phone) {
-        line(c, Font::Regular, &format!("Tel. {phone}"));
+        c.text_right(SENDER_PHONE, RIGHT, 20.5, &format!("Tel. {phone}"));
+    }
+    let mut lines = vec![(SENDER_NAME, sender.name.clone())];
+    if let Some(attention) = non_empty(&sender.attention) {
+        lines.push((SENDER_LINE, format!("Att. {attention}")));
+    }
+    lines.push((SENDER_LINE, sender.address1.clone()));
+    if let Some(address2) = non_empty(&sender.address2) {
+        lines.push((SENDER_LINE, address2.to_owned()));
+    }
+    let city = format!(
+        "{} {}, {}",
+        sender.postal_code, sender.city, sender.country_code
+    );
+    lines.push((SENDER_LINE, city));
+    for (i, (style, text)) in lines.iter().enumerate() {
+        c.text(*style, MARGIN, 24.0 + 3.4 * i as f32, INNER_W, text);
     }
     c.rule(43.0, 0.8);
 
     // Receiver, larger.
-    c.text(Font::Bold, 7.0, MARGIN, 47.0, "TO");
     let receiver = &input.receiver;
+    c.text(RECEIVER_CAPTION, MARGIN, 47.0, INNER_W, "TO");
+    if let Some(phone) = non_empty(&receiver.phone) {
+        c.text_right(RECEIVER_PHONE, RIGHT, 47.0, &format!("Tel. {phone}"));
+    }
     let mut y = 53.0;
-    c.text_fit(Font::Bold, 14.0, 9.0, MARGIN, y, INNER_W, &receiver.name);
+    let name_w = text_width(
+        RECEIVER_NAME.font,
+        RECEIVER_NAME_WRAP_BELOW,
+        &win_ansi(&receiver.name),
+    );
+    match split_line(RECEIVER_NAME_WRAPPED, INNER_W, &receiver.name) {
+        Some((first, rest)) if name_w > INNER_W => {
+            c.text(RECEIVER_NAME_WRAPPED, MARGIN, y, INNER_W, first);
+            y += 5.0;
+            c.text(RECEIVER_NAME_WRAPPED, MARGIN, y, INNER_W, rest);
+        }
+        // One line; a name without spaces shrinks further or is cut.
+        _ => c.text(RECEIVER_NAME, MARGIN, y, INNER_W, &receiver.name),
+    }
     if let Some(attention) = non_empty(&receiver.attention) {
         y += 4.8;
-        c.text_fit(
-            Font::Regular,
-            11.0,
-            8.0,
+        c.text(
+            RECEIVER_LINE,
             MARGIN,
             y,
             INNER_W,
@@ -246,84 +268,40 @@ fn draw_label(c: &mut Canvas, input: &LabelInput, modules: &[u8]) {
         );
     }
     y += 4.8;
-    c.text_fit(
-        Font::Regular,
-        11.0,
-        8.0,
-        MARGIN,
-        y,
-        INNER_W,
-        &receiver.address1,
-    );
+    c.text(RECEIVER_LINE, MARGIN, y, INNER_W, &receiver.address1);
     if let Some(address2) = non_empty(&receiver.address2) {
         y += 4.8;
-        c.text_fit(Font::Regular, 11.0, 8.0, MARGIN, y, INNER_W, address2);
+        c.text(RECEIVER_LINE, MARGIN, y, INNER_W, address2);
     }
     y += 6.2;
-    let postal = format!("{} {}", receiver.postal_code, receiver.city);
-    c.text_fit(Font::Bold, 14.0, 9.0, MARGIN, y, INNER_W, &postal);
+    let city = format!("{} {}", receiver.postal_code, receiver.city);
+    c.text(RECEIVER_CITY, MARGIN, y, INNER_W, &city);
     y += 6.2;
-    c.text_fit(
-        Font::Bold,
-        14.0,
-        9.0,
-        MARGIN,
-        y,
-        INNER_W,
-        &receiver.country_code,
-    );
-    if let Some(phone) = non_empty(&receiver.phone) {
-        y += 4.4;
-        c.text_fit(
-            Font::Regular,
-            9.0,
-            7.0,
-            MARGIN,
-            y,
-            INNER_W,
-            &format!("Tel. {phone}"),
-        );
-    }
+    c.text(RECEIVER_CITY, MARGIN, y, INNER_W, &receiver.country_code);
     c.rule(87.0, 0.8);
 
     // Reference and weight side by side, then the services.
     let split = 66.0;
-    c.text(Font::Bold, 6.5, MARGIN, 91.0, "REFERENCE");
-    c.text_fit(
-        Font::Bold,
-        10.0,
-        7.0,
-        MARGIN,
-        96.0,
-        split - MARGIN - 3.0,
-        &input.reference,
-    );
-    c.text(Font::Bold, 6.5, split, 91.0, "WEIGHT");
-    c.text_fit(
-        Font::Bold,
-        10.0,
-        7.0,
-        split,
-        96.0,
-        RIGHT - split,
-        &format!("{} kg", display_weight(input.weight_kg)),
-    );
+    c.text(CAPTION, MARGIN, 91.0, INNER_W, "REFERENCE");
+    c.text(VALUE, MARGIN, 96.0, split - MARGIN - 3.0, &input.reference);
+    c.text(CAPTION, split, 91.0, INNER_W, "WEIGHT");
+    let weight = format!("{} kg", display_weight(input.weight_kg));
+    c.text(VALUE, split, 96.0, RIGHT - split, &weight);
     c.line(split - 2.0, 87.0, split - 2.0, 98.5, 0.4);
     c.rule(98.5, 0.4);
-    c.text(Font::Bold, 6.5, MARGIN, 102.0, "SERVICES");
+    c.text(CAPTION, MARGIN, 102.0, INNER_W, "SERVICES");
     let services = if input.services.is_empty() {
         String::from("-")
     } else {
         input.services.join(", ")
     };
-    c.text_fit(Font::Regular, 8.0, 6.0, MARGIN, 106.0, INNER_W, &services);
+    c.text(SERVICES, MARGIN, 106.0, INNER_W, &services);
     c.rule(109.0, 0.8);
 
     // Barcode, centred, with the tracking number under it.
     c.barcode(modules, BARS_TOP, BARS_HEIGHT);
     c.text_centered(
-        Font::Bold,
-        11.0,
+        TRACKING,
         LABEL_W / 2.0,
         BARS_TOP + BARS_HEIGHT + 5.0,
         &input.tracking_number,
@@ -443,37 +421,25 @@ impl Canvas {
         self.content.end_text();
     }
 
-    fn text(&mut self, font: Font, size: f32, x: f32, y: f32, text: &str) {
-        self.show(font, size, x, y, &win_ansi(text));
+    /// Left-aligned text at baseline `y`, fitted to `max_w` (see [`fit`]).
+    fn text(&mut self, style: Style, x: f32, y: f32, max_w: f32, text: &str) {
+        let (size, bytes) = fit(style, max_w, win_ansi(text));
+        self.show(style.font, size, x, y, &bytes);
     }
 
-    fn text_right(&mut self, font: Font, size: f32, right: f32, y: f32, text: &str) {
-        let bytes = win_ansi(text);
-        let x = right - text_width(font, size, &bytes);
-        self.show(font, size, x, y, &bytes);
+    /// Text ending at `right`, fitted to the label's inner width; returns its width.
+    fn text_right(&mut self, style: Style, right: f32, y: f32, text: &str) -> f32 {
+        let (size, bytes) = fit(style, INNER_W, win_ansi(text));
+        let width = text_width(style.font, size, &bytes);
+        self.show(style.font, size, right - width, y, &bytes);
+        width
     }
 
-    fn text_centered(&mut self, font: Font, size: f32, centre: f32, y: f32, text: &str) {
-        let bytes = win_ansi(text);
-        let (size, bytes) = fit(font, size, size * 0.7, INNER_W, bytes);
-        let x = centre - text_width(font, size, &bytes) / 2.0;
-        self.show(font, size, x, y, &bytes);
-    }
-
-    /// Text that is shrunk (down to `min_size`), then cut with an ellipsis, to fit `max_w`.
-    #[allow(clippy::too_many_arguments)]
-    fn text_fit(
-        &mut self,
-        font: Font,
-        size: f32,
-        min_size: f32,
-        x: f32,
-        y: f32,
-        max_w: f32,
-        text: &str,
-    ) {
-        let (size, bytes) = fit(font, size, min_size, max_w, win_ansi(text));
-        self.show(font, size, x, y, &bytes);
+    /// Text centred on `centre`, fitted to the label's inner width.
+    fn text_centered(&mut self, style: Style, centre: f32, y: f32, text: &str) {
+        let (size, bytes) = fit(style, INNER_W, win_ansi(text));
+        let width = text_width(style.font, size, &bytes);
+        self.show(style.font, size, centre - width / 2.0, y, &bytes);
     }
 
     fn line(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, width_pt: f32) {
@@ -533,9 +499,15 @@ impl Canvas {
     }
 }
 
-/// Shrinks the font size towards `min_size`, then drops characters for an ellipsis, until `text`
-/// is at most `max_w` millimetres wide.
-fn fit(font: Font, size: f32, min_size: f32, max_w: f32, mut text: Vec<u8>) -> (f32, Vec<u8>) {
+/// Shrinks `style.size` towards `style.min_size`, then drops characters for an ellipsis, until
+/// `text` is at most `max_w` millimetres wide. Returns the size and the text to show.
+fn fit(style: Style, max_w: f32, mut text: Vec<u8>) -> (f32, Vec<u8>) {
+    const ELLIPSIS: u8 = 0x85;
+    let Style {
+        font,
+        size,
+        min_size,
+    } = style;
     let width = text_width(font, size, &text);
     if width <= max_w {
         return (size, text);
@@ -544,14 +516,31 @@ fn fit(font: Font, size: f32, min_size: f32, max_w: f32, mut text: Vec<u8>) -> (
     if shrunk >= min_size {
         return (shrunk, text);
     }
-    const ELLIPSIS: u8 = 0x85;
-    while !text.is_empty()
-        && text_width(font, min_size, &text) + text_width(font, min_size, &[ELLIPSIS]) > max_w
-    {
+    let ellipsis = text_width(font, min_size, &[ELLIPSIS]);
+    while !text.is_empty() && text_width(font, min_size, &text) + ellipsis > max_w {
         text.pop();
     }
     text.push(ELLIPSIS);
     (min_size, text)
+}
+
+/// `text` split after the most words that fit on one line of `max_w`; `None` when it fits whole
+/// or its first word alone is too wide.
+fn split_line(style: Style, max_w: f32, text: &str) -> Option<(&str, &str)> {
+    let Style { font, size, .. } = style;
+    let text = text.trim();
+    let mut split = None;
+    for (at, _) in text.match_indices(char::is_whitespace) {
+        if text_width(font, size, &win_ansi(&text[..at])) > max_w {
+            break;
+        }
+        split = Some(at);
+    }
+    let at = split?;
+    if text_width(font, size, &win_ansi(text)) <= max_w {
+        return None;
+    }
+    Some((text[..at].trim_end(), text[at..].trim_start()))
 }
 
 /// `text` in WinAnsiEncoding (PDF 1.7 Annex D): Latin-1 plus the Windows-1252 extras. Other
@@ -1053,16 +1042,38 @@ mod tests {
     #[test]
     fn long_text_is_shrunk_then_cut() {
         let long = "Incredibly Long Receiver Company Name International Holding GmbH & Co. KG";
-        let (size, bytes) = fit(Font::Bold, 14.0, 9.0, INNER_W, win_ansi(long));
+        let (size, bytes) = fit(RECEIVER_NAME, INNER_W, win_ansi(long));
         assert_eq!(size, 9.0);
         assert_eq!(bytes.last(), Some(&0x85));
         assert!(text_width(Font::Bold, size, &bytes) <= INNER_W);
-        let (size, bytes) = fit(Font::Bold, 14.0, 9.0, INNER_W, win_ansi("Jane Receiver"));
+        let (size, bytes) = fit(RECEIVER_NAME, INNER_W, win_ansi("Jane Receiver"));
         assert_eq!((size, bytes), (14.0, win_ansi("Jane Receiver")));
 
         let mut label = input();
         label.receiver.name = long.to_owned();
         assert!(render(&label, LabelSize::A4).is_ok());
+    }
+
+    #[test]
+    fn long_receiver_names_wrap_onto_two_lines() {
+        let long = "Incredibly Long Receiver Company Name International Holding GmbH & Co. KG";
+        let (first, rest) = split_line(RECEIVER_NAME_WRAPPED, INNER_W, long).unwrap();
+        assert_eq!(format!("{first} {rest}"), long);
+        assert!(text_width(Font::Bold, 12.0, &win_ansi(first)) <= INNER_W);
+        assert_eq!(
+            split_line(RECEIVER_NAME_WRAPPED, INNER_W, "Jane Receiver"),
+            None
+        );
+        assert_eq!(
+            split_line(RECEIVER_NAME_WRAPPED, INNER_W, &"W".repeat(60)),
+            None
+        );
+
+        let mut label = input();
+        label.receiver.name = long.to_owned();
+        let (doc, _) = load(&render(&label, LabelSize::Label100x150).unwrap());
+        let text = doc.extract_text(&[1]).unwrap();
+        assert!(text.contains(first) && text.contains(rest), "{text:?}");
     }
 
     #[test]

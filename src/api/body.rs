@@ -48,22 +48,28 @@ impl<T: Type + DeserializeOwned + Send> ParsePayload for JsonBody<T> {
     const IS_REQUIRED: bool = true;
 
     async fn from_request(request: &Request, body: &mut RequestBody) -> poem::Result<Self> {
-        let limit = request
-            .data::<Ctx>()
-            .map_or(1024 * 1024, |ctx| ctx.config.limits.max_body_bytes);
-        let bytes = body
-            .take()?
-            .into_bytes_limit(usize::try_from(limit).unwrap_or(usize::MAX))
-            .await
-            .map_err(|err| match err {
-                ReadBodyError::PayloadTooLarge => ApiError::payload_too_large(limit),
-                other => ApiError::from(crate::error::Error::InvalidJson(other.to_string())),
-            })?;
+        let bytes = read_limited(request, body).await?;
         Ok(JsonBody(Input::new(decode_json(&bytes))))
     }
 }
 
 impl_apirequest_for_payload!(JsonBody<T>, T: Type + DeserializeOwned + Send);
+
+/// Reads the whole body, refusing more than `limits.max_body_bytes` (413).
+async fn read_limited(request: &Request, body: &mut RequestBody) -> poem::Result<Vec<u8>> {
+    let limit = request
+        .data::<Ctx>()
+        .map_or(1024 * 1024, |ctx| ctx.config.limits.max_body_bytes);
+    let bytes = body
+        .take()?
+        .into_bytes_limit(usize::try_from(limit).unwrap_or(usize::MAX))
+        .await
+        .map_err(|err| match err {
+            ReadBodyError::PayloadTooLarge => ApiError::payload_too_large(limit),
+            other => ApiError::from(crate::error::Error::InvalidJson(other.to_string())),
+        })?;
+    Ok(bytes.to_vec())
+}
 
 /// For optional fields that may be left out but not set to null: use with
 /// `#[serde(default, deserialize_with = "not_null")]`.
@@ -78,3 +84,29 @@ where
         None => Err(D::Error::custom("must not be null")),
     }
 }
+
+/// A JSON body kept as raw bytes, for receivers that verify a signature over the exact bytes
+/// (Shopify). Content type and size are checked as for `JsonBody`.
+pub struct RawJsonBody(pub Vec<u8>);
+
+impl Payload for RawJsonBody {
+    const CONTENT_TYPE: &'static str = "application/json";
+
+    fn check_content_type(content_type: &str) -> bool {
+        <JsonBody<serde_json::Value> as Payload>::check_content_type(content_type)
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        serde_json::Value::schema_ref()
+    }
+}
+
+impl ParsePayload for RawJsonBody {
+    const IS_REQUIRED: bool = true;
+
+    async fn from_request(request: &Request, body: &mut RequestBody) -> poem::Result<Self> {
+        Ok(RawJsonBody(read_limited(request, body).await?))
+    }
+}
+
+impl_apirequest_for_payload!(RawJsonBody);

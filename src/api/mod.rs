@@ -7,6 +7,8 @@ pub mod body;
 pub mod carriers;
 pub mod health;
 pub mod home;
+pub mod order_channels;
+pub mod orders;
 pub mod orgs;
 pub mod page;
 pub mod problem;
@@ -30,6 +32,8 @@ pub enum ApiTags {
     ShippingRules,
     /// Shipments, their parcels, labels and tracking.
     Shipments,
+    /// Order channels, orders, and shipments for orders.
+    Orders,
     /// API tokens of an organization.
     ApiTokens,
 }
@@ -46,6 +50,8 @@ pub fn all() -> impl poem_openapi::OpenApi {
         shipments::ShipmentsApi,
         shipments::ops::ShipmentOpsApi,
         quotes::QuotesApi,
+        order_channels::OrderChannelsApi,
+        orders::OrdersApi,
         api_tokens::ApiTokensApi,
     )
 }

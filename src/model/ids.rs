@@ -12,6 +12,8 @@ pub const SHIPMENT: &str = "shp";
 pub const PARCEL: &str = "prc";
 pub const ORDER_LINE: &str = "oln";
 pub const DOCUMENT: &str = "doc";
+pub const ORDER: &str = "ord";
+pub const ORDER_CHANNEL: &str = "och";
 
 /// One generator for the process, so ids made within the same millisecond still sort in the
 /// order they were made: lists ordered by (createdAt, id) are then truly newest first.

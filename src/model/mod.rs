@@ -10,6 +10,8 @@ pub mod country;
 pub mod document;
 /// `<kind>_<ULID>` identifiers.
 pub mod ids;
+/// Orders and order channels.
+pub mod order;
 /// Organizations: slug, currency and field rules.
 pub mod org;
 /// Shipping rules and their conditions.

@@ -14,6 +14,8 @@ pub mod actor;
 pub mod api_tokens;
 pub mod auth;
 pub mod carriers;
+pub mod order_channels;
+pub mod orders;
 pub mod orgs;
 pub mod quotes;
 pub mod rate_limit;

@@ -13,6 +13,8 @@ use crate::error::{Error, Result};
 pub mod api_tokens;
 pub mod carriers;
 pub mod documents;
+pub mod order_channels;
+pub mod orders;
 pub mod orgs;
 pub mod sender_addresses;
 pub mod shipments;

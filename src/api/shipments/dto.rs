@@ -154,7 +154,7 @@ pub struct DimensionsDto {
 
 /// A line of goods in a parcel.
 #[derive(Object, Deserialize, Clone)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename = "ParcelOrderLine", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct OrderLineDto {
     /// Assigned by the server when absent.

@@ -17,7 +17,7 @@ use crate::{
     },
     service::{
         Actor, Ctx,
-        shipments::{ShipmentView, require, view},
+        shipments::{ShipmentView, Write, require, save, view},
     },
     store::{self, Tx},
 };
@@ -114,7 +114,7 @@ pub(crate) fn apply(tx: &Tx, shipment: &mut Shipment, booked: Booked, now: Strin
     shipment.body.tracking = Some(booked.tracking);
     shipment.status = "processing".into();
     shipment.updated_at = now;
-    store::shipments::update(tx, shipment)?;
+    save(tx, shipment, Write::Update)?;
     for mut doc in booked.documents {
         doc.shipment_id.clone_from(&shipment.id);
         store::documents::insert(tx, &doc)?;

@@ -15,8 +15,8 @@ use crate::{
         time,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, carriers, page_query, sender_addresses},
-    store::{self, Paged, shipments::Filter},
+    service::{Actor, Ctx, Input, carriers, orders, page_query, sender_addresses},
+    store::{self, Paged, Tx, shipments::Filter},
 };
 
 mod booking;
@@ -64,6 +64,28 @@ pub(crate) fn view(conn: &rusqlite::Connection, org_id: &str, id: &str) -> Resul
     })
 }
 
+/// How `save` writes a shipment.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Write {
+    Insert,
+    Update,
+    Delete,
+}
+
+/// Every shipment write passes through here, inside the caller's transaction: the order the
+/// shipment belongs to follows it (DESIGN §8), and this is where events hook in.
+pub(crate) fn save(tx: &Tx, shipment: &Shipment, write: Write) -> Result<()> {
+    match write {
+        Write::Insert => store::shipments::insert(tx, shipment)?,
+        Write::Update => store::shipments::update(tx, shipment)?,
+        Write::Delete => store::shipments::delete(tx, &shipment.org_id, &shipment.id)?,
+    }
+    if let Some(order_id) = &shipment.order_id {
+        orders::follow_shipments(tx, &shipment.org_id, order_id, &shipment.updated_at)?;
+    }
+    Ok(())
+}
+
 /// A stored shipment of the organization, or 404.
 pub(crate) fn require(conn: &rusqlite::Connection, org_id: &str, id: &str) -> Result<Shipment> {
     store::shipments::get(conn, org_id, id)?.ok_or(Error::NotFound)
@@ -93,16 +115,7 @@ pub async fn create(
     let (org_id, now) = (org_id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let address =
-                sender_addresses::require(tx, &org_id, &new.sender_address_id, "senderAddressId")?;
-            carriers::require(
-                tx,
-                &org_id,
-                &new.body.carrier_settings.carrier_id,
-                "carrierSettings.carrierId",
-            )?;
-            let shipment = build(new, &org_id, &address, now);
-            store::shipments::insert(tx, &shipment)?;
+            let shipment = create_in(tx, &org_id, new, now)?;
             Ok(ShipmentView {
                 shipment,
                 rule: None,
@@ -112,7 +125,20 @@ pub async fn create(
         .await
 }
 
-fn validate(new: &NewShipment) -> Result<()> {
+/// Creates a validated shipment inside the caller's transaction, checking its references.
+pub(crate) fn create_in(tx: &Tx, org_id: &str, new: NewShipment, now: String) -> Result<Shipment> {
+    let address = sender_addresses::require(tx, org_id, &new.sender_address_id, "senderAddressId")?;
+    let carrier_id = &new.body.carrier_settings.carrier_id;
+    carriers::require(tx, org_id, carrier_id, "carrierSettings.carrierId")?;
+    if let Some(order_id) = &new.order_id {
+        orders::require_open(tx, org_id, order_id, "orderId")?;
+    }
+    let shipment = build(new, org_id, &address, now);
+    save(tx, &shipment, Write::Insert)?;
+    Ok(shipment)
+}
+
+pub(crate) fn validate(new: &NewShipment) -> Result<()> {
     let mut errors = Violations::new();
     errors.length("reference", &new.reference, 1, 200);
     errors.length("senderAddressId", &new.sender_address_id, 1, 100);

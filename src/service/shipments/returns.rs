@@ -15,9 +15,9 @@ use crate::{
     service::{
         Actor, Ctx,
         shipments::{
-            ShipmentView,
+            ShipmentView, Write,
             booking::{apply, carrier_of, prepare},
-            require, view,
+            require, save, view,
         },
     },
     store,
@@ -57,7 +57,7 @@ pub async fn create_return(
                 ));
             }
             let mut ret = ret;
-            store::shipments::insert(tx, &ret)?;
+            save(tx, &ret, Write::Insert)?;
             apply(tx, &mut ret, booked, now)?;
             view(tx, &org_id, &ret.id)
         })

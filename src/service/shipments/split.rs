@@ -16,7 +16,7 @@ use crate::{
     },
     service::{
         Actor, Ctx, Input, carriers,
-        shipments::{ShipmentView, require, view},
+        shipments::{ShipmentView, Write, require, save, view},
     },
     store::{self, Tx},
 };
@@ -230,11 +230,11 @@ fn split_in(
             .clone()
             .unwrap_or_else(|| format!("{}-{}", original.reference, done + n as u64 + 1));
         let shipment = split_off(&original, parcel, reference, &job.settings, now);
-        store::shipments::insert(tx, &shipment)?;
+        save(tx, &shipment, Write::Insert)?;
         created.push(view(tx, org_id, &shipment.id)?);
     }
     original.updated_at = now.to_string();
-    store::shipments::update(tx, &original)?;
+    save(tx, &original, Write::Update)?;
     Ok(SplitOutcome {
         original: view(tx, org_id, id)?,
         created,

@@ -12,7 +12,7 @@ use crate::{
     },
     service::{
         Actor, Ctx, Input,
-        shipments::{ShipmentView, require, view},
+        shipments::{ShipmentView, Write, require, save, view},
     },
     store,
 };
@@ -44,7 +44,7 @@ pub async fn set_status(
             }
             shipment.status = target;
             shipment.updated_at = now;
-            store::shipments::update(tx, &shipment)?;
+            save(tx, &shipment, Write::Update)?;
             view(tx, &org_id, &id)
         })
         .await
@@ -63,7 +63,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
                     shipment.status
                 )));
             }
-            store::shipments::delete(tx, &org_id, &id)
+            save(tx, &shipment, Write::Delete)
         })
         .await
 }
@@ -109,7 +109,7 @@ pub async fn apply_shipping_rule(
             };
             shipment.shipping_rule_id = Some(rule.id);
             shipment.updated_at = now;
-            store::shipments::update(tx, &shipment)?;
+            save(tx, &shipment, Write::Update)?;
             view(tx, &org_id, &id)
         })
         .await

@@ -10,9 +10,8 @@ use crate::{
     },
     service::{
         Actor, Ctx, Input,
-        shipments::{ShipmentView, require, view},
+        shipments::{ShipmentView, Write, require, save, view},
     },
-    store,
 };
 
 const WRITE: Scope = Scope::write(Resource::Shipments);
@@ -69,7 +68,7 @@ pub async fn add_tracking_event(
             tracking.events.insert(at, event);
             tracking.status = tracking.events.first().map(|e| e.status.clone());
             shipment.updated_at = now;
-            store::shipments::update(tx, &shipment)?;
+            save(tx, &shipment, Write::Update)?;
             view(tx, &org_id, &id)
         })
         .await

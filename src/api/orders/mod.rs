@@ -1,0 +1,201 @@
+//! Orders: /orgs/{orgId}/orders, and the Shopify receiver /channels/{channelId}/shopify/orders.
+
+use poem::web::Data;
+use poem_openapi::{
+    OpenApi,
+    param::{Header, Path, Query},
+    payload::Json,
+};
+
+use crate::{
+    api::{
+        ApiTags, Created, Message,
+        body::{JsonBody, RawJsonBody},
+        problem::ApiResult,
+        security::BearerAuth,
+        shipments::dto::ShipmentOut,
+    },
+    page_of,
+    service::{
+        Ctx,
+        orders::{
+            self, ListQuery,
+            shopify::{self, Delivery, Outcome},
+        },
+    },
+};
+
+pub mod dto;
+
+use dto::{OrderIn, OrderOut, OrderShipmentIn};
+
+page_of!(OrderPage, OrderOut);
+
+pub struct OrdersApi;
+
+#[OpenApi(tag = "ApiTags::Orders")]
+impl OrdersApi {
+    /// Create an order in a manual channel. Scope: `write:orders`.
+    #[oai(
+        path = "/orgs/:orgId/orders",
+        method = "post",
+        operation_id = "create_order"
+    )]
+    async fn create(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        body: JsonBody<OrderIn>,
+    ) -> ApiResult<Created<OrderOut>> {
+        Ok(Created::new(
+            orders::create(&ctx, &auth.0, &org_id, body.into_input()).await?,
+        ))
+    }
+
+    /// List orders, newest first. Scope: `read:orders`.
+    #[allow(clippy::too_many_arguments)]
+    #[oai(
+        path = "/orgs/:orgId/orders",
+        method = "get",
+        operation_id = "list_orders"
+    )]
+    async fn list(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        /// Page number, from 1.
+        #[oai(validator(minimum(value = "1")))]
+        page: Query<Option<i64>>,
+        /// Items per page, 1 to 100 (default 20).
+        #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
+        limit: Query<Option<i64>>,
+        /// Only orders in this status.
+        status: Query<Option<String>>,
+        /// Only orders of this channel.
+        #[oai(name = "orderChannelId")]
+        order_channel_id: Query<Option<String>>,
+        /// Only orders with exactly this number.
+        #[oai(name = "orderNumber")]
+        order_number: Query<Option<String>>,
+    ) -> ApiResult<Json<OrderPage>> {
+        let query = ListQuery {
+            page: page.0,
+            limit: limit.0,
+            status: status.0,
+            order_channel_id: order_channel_id.0,
+            order_number: order_number.0,
+        };
+        Ok(Json(
+            orders::list(&ctx, &auth.0, &org_id, query).await?.into(),
+        ))
+    }
+
+    /// Get an order with its channel and shipments. Scope: `read:orders`.
+    #[oai(
+        path = "/orgs/:orgId/orders/:orderId",
+        method = "get",
+        operation_id = "get_order"
+    )]
+    async fn get(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "orderId")] order_id: Path<String>,
+    ) -> ApiResult<Json<OrderOut>> {
+        Ok(Json(
+            orders::get(&ctx, &auth.0, &org_id, &order_id).await?.into(),
+        ))
+    }
+
+    /// Delete an order; 409 while it has shipments. Scope: `write:orders`.
+    #[oai(
+        path = "/orgs/:orgId/orders/:orderId",
+        method = "delete",
+        operation_id = "delete_order"
+    )]
+    async fn delete(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "orderId")] order_id: Path<String>,
+    ) -> ApiResult<Json<Message>> {
+        orders::delete(&ctx, &auth.0, &org_id, &order_id).await?;
+        Ok(Message::new("order deleted"))
+    }
+
+    /// Cancel an order and its shipments that have not left. Scope: `write:orders`.
+    #[oai(
+        path = "/orgs/:orgId/orders/:orderId/cancel",
+        method = "post",
+        operation_id = "cancel_order"
+    )]
+    async fn cancel(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "orderId")] order_id: Path<String>,
+    ) -> ApiResult<Json<OrderOut>> {
+        Ok(Json(
+            orders::cancel(&ctx, &auth.0, &org_id, &order_id)
+                .await?
+                .into(),
+        ))
+    }
+
+    /// Create a shipment for an order: parties from its shipping address unless given, one
+    /// parcel with its shippable lines. Scope: `write:shipments`.
+    #[oai(
+        path = "/orgs/:orgId/orders/:orderId/shipments",
+        method = "post",
+        operation_id = "create_order_shipment"
+    )]
+    async fn create_shipment(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "orderId")] order_id: Path<String>,
+        body: JsonBody<OrderShipmentIn>,
+    ) -> ApiResult<Created<ShipmentOut>> {
+        Ok(Created::new(
+            orders::create_shipment(&ctx, &auth.0, &org_id, &order_id, body.into_input()).await?,
+        ))
+    }
+
+    /// Shopify webhook receiver for orders/create and orders/updated. Public: authenticated by
+    /// `X-Shopify-Hmac-Sha256` with the channel's webhook secret (401 when wrong). Idempotent per
+    /// Shopify order; a repeated `X-Shopify-Webhook-Id` is acknowledged and ignored.
+    #[oai(
+        path = "/channels/:channelId/shopify/orders",
+        method = "post",
+        operation_id = "receive_shopify_order"
+    )]
+    async fn shopify(
+        &self,
+        ctx: Data<&Ctx>,
+        #[oai(name = "channelId")] channel_id: Path<String>,
+        #[oai(name = "X-Shopify-Hmac-Sha256")] hmac: Header<Option<String>>,
+        #[oai(name = "X-Shopify-Webhook-Id")] webhook_id: Header<Option<String>>,
+        #[oai(name = "X-Shopify-Topic")] topic: Header<Option<String>>,
+        body: RawJsonBody,
+    ) -> ApiResult<Json<Message>> {
+        let delivery = Delivery {
+            channel_id: channel_id.0,
+            hmac: hmac.0,
+            webhook_id: webhook_id.0,
+            topic: topic.0,
+            body: body.0,
+        };
+        let message = match shopify::receive(&ctx, delivery).await? {
+            Outcome::Created(id) => format!("order {id} created"),
+            Outcome::Updated(id) => format!("order {id} updated"),
+            Outcome::Ignored => "delivery acknowledged; nothing to do".into(),
+        };
+        Ok(Message::new(message))
+    }
+}

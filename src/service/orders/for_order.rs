@@ -1,0 +1,154 @@
+//! A shipment for an order (SPEC row 18): parties from the order's shipping address unless
+//! given, one parcel with the order's shippable lines and their weight, linked both ways.
+
+use serde_json::{Map, Value};
+
+use crate::{
+    error::{Error, Result},
+    model::{
+        order::Order,
+        scope::{Resource, Scope},
+        shipment::{CarrierSettings, OrderLine, Parcel, Party, PickupDetails, ShipmentBody},
+    },
+    service::{
+        Actor, Ctx, Input,
+        orders::require_open,
+        shipments::{self, NewShipment, ShipmentView},
+    },
+};
+
+/// Used when the order's lines carry no weight: a carrier needs one.
+const DEFAULT_PARCEL_KG: f64 = 1.0;
+
+pub struct OrderShipment {
+    pub sender_address_id: String,
+    pub carrier_id: String,
+    pub product_id: String,
+    pub services: Vec<String>,
+    pub additional_parameters: Map<String, Value>,
+    pub reference: Option<String>,
+    pub parties: Option<Vec<Party>>,
+    pub service_point_id: Option<String>,
+    pub pickup_details: Option<PickupDetails>,
+}
+
+pub async fn create_shipment(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    order_id: &str,
+    input: Input<OrderShipment>,
+) -> Result<ShipmentView> {
+    actor.authorize(org_id, Scope::write(Resource::Shipments))?;
+    let request = input.get()?;
+    let (org_id, order_id, now) = (org_id.to_string(), order_id.to_string(), ctx.now());
+    ctx.db
+        .write(move |tx| {
+            let order =
+                crate::store::orders::get(tx, &org_id, &order_id)?.ok_or(Error::NotFound)?;
+            require_open(tx, &org_id, &order_id, "orderId")?;
+            let new = shipment_for(&order, request)?;
+            shipments::validate(&new)?;
+            let shipment = shipments::create_in(tx, &org_id, new, now)?;
+            Ok(ShipmentView {
+                shipment,
+                rule: None,
+                documents: Vec::new(),
+            })
+        })
+        .await
+}
+
+fn shipment_for(order: &Order, request: OrderShipment) -> Result<NewShipment> {
+    let parties = match request.parties {
+        Some(parties) if !parties.is_empty() => parties,
+        _ => vec![receiver(order)?],
+    };
+    Ok(NewShipment {
+        reference: request
+            .reference
+            .unwrap_or_else(|| order.order_number.clone()),
+        sender_address_id: request.sender_address_id,
+        kind: "outbound".into(),
+        status: None,
+        term_of_trade: None,
+        order_id: Some(order.id.clone()),
+        body: ShipmentBody {
+            parties,
+            carrier_settings: CarrierSettings {
+                carrier_id: request.carrier_id,
+                product_id: request.product_id,
+                services: request.services,
+                additional_parameters: request.additional_parameters,
+            },
+            parcels: vec![parcel(order)],
+            service_point_id: request.service_point_id,
+            pickup_details: request.pickup_details,
+            tracking: None,
+        },
+    })
+}
+
+/// The receiver party from the order's shipping address and customer.
+fn receiver(order: &Order) -> Result<Party> {
+    let missing = || {
+        Error::invalid(
+            "parties",
+            "the order has no complete shipping address; send the parties",
+        )
+    };
+    let a = order.body.shipping_address.clone().ok_or_else(missing)?;
+    let name = a
+        .name
+        .or_else(|| order.body.customer_name.clone())
+        .ok_or_else(missing)?;
+    Ok(Party {
+        kind: "receiver".into(),
+        name,
+        address1: a.address1.ok_or_else(missing)?,
+        postal_code: a.postal_code.ok_or_else(missing)?,
+        city: a.city.ok_or_else(missing)?,
+        country_code: a.country_code.ok_or_else(missing)?,
+        attributes: Vec::new(),
+        attention: a.attention.or(a.company),
+        address2: a.address2,
+        email: a.email.or_else(|| order.body.customer_email.clone()),
+        phone: a.phone,
+    })
+}
+
+/// One parcel holding the shippable lines; its weight is theirs.
+fn parcel(order: &Order) -> Parcel {
+    let lines: Vec<_> = order
+        .body
+        .order_lines
+        .iter()
+        .filter(|l| l.ships())
+        .collect();
+    let kg: f64 = lines.iter().map(|l| l.unit_kg() * l.quantity).sum();
+    Parcel {
+        id: String::new(),
+        weight: if kg > 0.0 { kg } else { DEFAULT_PARCEL_KG },
+        weight_unit: "kg".into(),
+        dimensions: None,
+        order_lines: lines
+            .into_iter()
+            .map(|l| OrderLine {
+                id: String::new(),
+                sku: l
+                    .sku
+                    .clone()
+                    .or_else(|| l.variant_id.clone())
+                    .unwrap_or_else(|| l.name.chars().take(100).collect()),
+                quantity: (l.quantity.round() as i64).max(1),
+                description: Some(l.name.clone()),
+                unit_price: l.unit_price,
+                currency: l.currency.clone().or_else(|| order.body.currency.clone()),
+                vat_percent: None,
+                location: None,
+                country_of_origin: l.country_of_origin.clone(),
+                tarrif_number: l.hs_code.clone(),
+            })
+            .collect(),
+    }
+}

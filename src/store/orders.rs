@@ -1,0 +1,200 @@
+//! `orders`, and the tally of an order's shipments.
+
+use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
+
+use crate::{
+    error::{Error, Result},
+    model::{
+        order::{Order, OrderChannel, ShipmentTally},
+        shipment::Shipment,
+    },
+    store::{PageQuery, Paged, json_column, to_json},
+};
+
+const COLUMNS: &str = "o.id, o.org_id, o.order_channel_id, o.order_number, o.external_id, o.status, o.shipping_rule_id, \
+    o.body, o.created_at, o.updated_at";
+
+fn from_row(row: &Row) -> rusqlite::Result<Order> {
+    Ok(Order {
+        id: row.get(0)?,
+        org_id: row.get(1)?,
+        order_channel_id: row.get(2)?,
+        order_number: row.get(3)?,
+        external_id: row.get(4)?,
+        status: row.get(5)?,
+        shipping_rule_id: row.get(6)?,
+        body: json_column(row, 7)?,
+        created_at: row.get(8)?,
+        updated_at: row.get(9)?,
+    })
+}
+
+pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Order>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM orders o WHERE o.org_id = ?1 AND o.id = ?2"
+        ))?
+        .query_row([org_id, id], from_row)
+        .optional()?)
+}
+
+pub fn by_external_id(
+    conn: &Connection,
+    org_id: &str,
+    channel_id: &str,
+    external_id: &str,
+) -> Result<Option<Order>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM orders o WHERE o.org_id = ?1 AND o.order_channel_id = ?2 AND o.external_id = ?3"
+        ))?
+        .query_row([org_id, channel_id, external_id], from_row)
+        .optional()?)
+}
+
+pub fn number_taken(
+    conn: &Connection,
+    org_id: &str,
+    channel_id: &str,
+    number: &str,
+) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM orders WHERE org_id = ?1 AND order_channel_id = ?2 AND order_number = ?3")?
+        .exists([org_id, channel_id, number])?)
+}
+
+/// Filters of the order list.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub status: Option<String>,
+    pub channel_id: Option<String>,
+    pub order_number: Option<String>,
+}
+
+pub fn list(
+    conn: &Connection,
+    org_id: &str,
+    filter: &Filter,
+    page: PageQuery,
+) -> Result<Paged<(Order, OrderChannel)>> {
+    let mut clauses = vec!["o.org_id = ?"];
+    let mut args: Vec<&dyn ToSql> = vec![&org_id];
+    for (value, clause) in [
+        (&filter.status, "o.status = ?"),
+        (&filter.channel_id, "o.order_channel_id = ?"),
+        (&filter.order_number, "o.order_number = ?"),
+    ] {
+        if let Some(v) = value {
+            clauses.push(clause);
+            args.push(v);
+        }
+    }
+    let filter_sql = clauses.join(" AND ");
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT COUNT(*) FROM orders o WHERE {filter_sql}"))?
+        .query_row(args.as_slice(), |r| r.get(0))?;
+    let (limit, offset) = (page.limit, page.offset());
+    args.push(&limit);
+    args.push(&offset);
+    let items = conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, c.id, c.org_id, c.name, c.type, c.shop_domain, c.webhook_secret, c.created_at, c.updated_at
+             FROM orders o JOIN order_channels c ON c.id = o.order_channel_id
+             WHERE {filter_sql} ORDER BY o.created_at DESC, o.id DESC LIMIT ? OFFSET ?"
+        ))?
+        .query_map(args.as_slice(), |r| {
+            let channel = OrderChannel {
+                id: r.get(10)?,
+                org_id: r.get(11)?,
+                name: r.get(12)?,
+                kind: r.get(13)?,
+                shop_domain: r.get(14)?,
+                webhook_secret: r.get(15)?,
+                created_at: r.get(16)?,
+                updated_at: r.get(17)?,
+            };
+            Ok((from_row(r)?, channel))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Paged {
+        items,
+        total: u64::try_from(total).unwrap_or(0),
+        query: page,
+    })
+}
+
+/// Inserts or replaces (same id and org).
+pub fn save(conn: &Connection, o: &Order) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO orders (id, org_id, order_channel_id, order_number, external_id, status, shipping_rule_id, body,
+                             created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT(id) DO UPDATE SET order_number = excluded.order_number, external_id = excluded.external_id,
+           status = excluded.status, shipping_rule_id = excluded.shipping_rule_id, body = excluded.body,
+           updated_at = excluded.updated_at
+         WHERE orders.org_id = excluded.org_id",
+    )?
+    .execute(params![
+        o.id,
+        o.org_id,
+        o.order_channel_id,
+        o.order_number,
+        o.external_id,
+        o.status,
+        o.shipping_rule_id,
+        to_json(&o.body)?,
+        o.created_at,
+        o.updated_at
+    ])?;
+    Ok(())
+}
+
+pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
+    let n = conn
+        .prepare_cached("DELETE FROM orders WHERE org_id = ?1 AND id = ?2")?
+        .execute([org_id, id])?;
+    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+}
+
+/// The shipments linked to an order, oldest first.
+pub fn shipments(conn: &Connection, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
+    let ids: Vec<String> = conn
+        .prepare_cached(
+            "SELECT id FROM shipments WHERE org_id = ?1 AND order_id = ?2 ORDER BY created_at, id",
+        )?
+        .query_map([org_id, order_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    ids.iter()
+        .map(|id| crate::store::shipments::get(conn, org_id, id)?.ok_or(Error::NotFound))
+        .collect()
+}
+
+pub fn has_shipments(conn: &Connection, org_id: &str, order_id: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM shipments WHERE org_id = ?1 AND order_id = ?2")?
+        .exists([org_id, order_id])?)
+}
+
+/// Counts the order's outbound, not cancelled shipments by status.
+pub fn tally(conn: &Connection, org_id: &str, order_id: &str) -> Result<ShipmentTally> {
+    let mut tally = ShipmentTally::default();
+    let mut stmt = conn.prepare_cached(
+        "SELECT status, COUNT(*) FROM shipments
+         WHERE org_id = ?1 AND order_id = ?2 AND type = 'outbound' AND status <> 'cancelled' GROUP BY status",
+    )?;
+    let rows = stmt.query_map([org_id, order_id], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+    })?;
+    for row in rows {
+        let (status, n) = row?;
+        let n = usize::try_from(n).unwrap_or(0);
+        tally.active += n;
+        match status.as_str() {
+            "dispatched" => tally.dispatched += n,
+            "partly_dispatched" => tally.partly_dispatched += n,
+            "error" => tally.error += n,
+            _ => {}
+        }
+    }
+    Ok(tally)
+}

@@ -13,4 +13,6 @@ CREATE TABLE documents (
 CREATE INDEX documents_shipment ON documents(org_id, shipment_id, created_at);
 
 ALTER TABLE shipments ADD COLUMN split_from TEXT;
+-- How many shipments were ever split from this one (deleted ones included), for `<reference>-<n>`.
+ALTER TABLE shipments ADD COLUMN splits_made INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX shipments_split_from ON shipments(org_id, split_from);

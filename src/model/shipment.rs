@@ -159,6 +159,8 @@ pub struct Shipment {
     pub return_of: Option<String>,
     /// The shipment this one was split from.
     pub split_from: Option<String>,
+    /// How many shipments were split from this one so far.
+    pub splits_made: i64,
     pub body: ShipmentBody,
     pub created_at: String,
     pub updated_at: String,

@@ -9,7 +9,7 @@ use crate::{
 };
 
 const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
-    s.order_id, s.shipping_rule_id, s.return_of, s.body, s.created_at, s.updated_at, s.split_from";
+    s.order_id, s.shipping_rule_id, s.return_of, s.body, s.created_at, s.updated_at, s.split_from, s.splits_made";
 
 fn from_row(row: &Row) -> rusqlite::Result<Shipment> {
     Ok(Shipment {
@@ -27,6 +27,7 @@ fn from_row(row: &Row) -> rusqlite::Result<Shipment> {
         created_at: row.get(11)?,
         updated_at: row.get(12)?,
         split_from: row.get(13)?,
+        splits_made: row.get(14)?,
     })
 }
 
@@ -103,7 +104,7 @@ pub fn list(
              WHERE {filter_sql} ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?",
             sender_addresses::columns("a")
         ))?
-        .query_map(args.as_slice(), |r| Ok((from_row(r)?, sender_addresses::from_row_at(r, 14)?)))?
+        .query_map(args.as_slice(), |r| Ok((from_row(r)?, sender_addresses::from_row_at(r, 15)?)))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
@@ -115,8 +116,8 @@ pub fn list(
 pub fn insert(conn: &Connection, s: &Shipment) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
-                                shipping_rule_id, return_of, body, created_at, updated_at, split_from)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                                shipping_rule_id, return_of, body, created_at, updated_at, split_from, splits_made)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?
     .execute(params![
         s.id,
@@ -132,17 +133,10 @@ pub fn insert(conn: &Connection, s: &Shipment) -> Result<()> {
         to_json(&s.body)?,
         s.created_at,
         s.updated_at,
-        s.split_from
+        s.split_from,
+        s.splits_made
     ])?;
     Ok(())
-}
-
-/// How many shipments were split from `original_id` so far.
-pub fn split_count(conn: &Connection, org_id: &str, original_id: &str) -> Result<u64> {
-    let n: i64 = conn
-        .prepare_cached("SELECT COUNT(*) FROM shipments WHERE org_id = ?1 AND split_from = ?2")?
-        .query_row([org_id, original_id], |r| r.get(0))?;
-    Ok(u64::try_from(n).unwrap_or(0))
 }
 
 /// Writes back every mutable column of a stored shipment.
@@ -150,7 +144,7 @@ pub fn update(conn: &Connection, s: &Shipment) -> Result<()> {
     let n = conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
-                body = ?8, updated_at = ?9
+                body = ?8, updated_at = ?9, splits_made = ?10
              WHERE org_id = ?1 AND id = ?2",
         )?
         .execute(params![
@@ -162,7 +156,8 @@ pub fn update(conn: &Connection, s: &Shipment) -> Result<()> {
             s.order_id,
             s.shipping_rule_id,
             to_json(&s.body)?,
-            s.updated_at
+            s.updated_at,
+            s.splits_made
         ])?;
     if n == 0 { Err(Error::NotFound) } else { Ok(()) }
 }

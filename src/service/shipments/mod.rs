@@ -196,6 +196,7 @@ fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -
         shipping_rule_id: None,
         return_of: None,
         split_from: None,
+        splits_made: 0,
         body,
         created_at: now.clone(),
         updated_at: now,

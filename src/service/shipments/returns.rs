@@ -145,6 +145,7 @@ fn build(
         shipping_rule_id: rule_id,
         return_of: Some(original.id.clone()),
         split_from: None,
+        splits_made: 0,
         body,
         created_at: now.to_string(),
         updated_at: now.to_string(),

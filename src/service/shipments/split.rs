@@ -18,7 +18,7 @@ use crate::{
         Actor, Ctx, Input, carriers,
         shipments::{ShipmentView, Write, require, save, view},
     },
-    store::{self, Tx},
+    store::Tx,
 };
 
 const WRITE: Scope = Scope::write(Resource::Shipments);
@@ -59,6 +59,9 @@ pub struct SplitOutcome {
 
 enum Plan {
     WholeParcel,
+    /// Whole order lines into one new shipment (split by `orderLineIds`).
+    WholeLines(Vec<String>),
+    /// Quantities into one new shipment per part (batch split).
     Units(Vec<Vec<Take>>),
 }
 
@@ -78,14 +81,7 @@ pub async fn split(
         "reference",
     )?;
     let plan = match request.order_line_ids {
-        Some(ids) if !ids.is_empty() => Plan::Units(vec![
-            ids.into_iter()
-                .map(|line_id| Take {
-                    line_id,
-                    quantity: 0,
-                })
-                .collect(),
-        ]),
+        Some(ids) if !ids.is_empty() => Plan::WholeLines(ids),
         _ => Plan::WholeParcel,
     };
     let job = Job {
@@ -202,24 +198,16 @@ fn split_in(
             original.body.parcels.remove(index);
             vec![parcel]
         }
-        Plan::Units(plan) => {
-            let plan = with_full_quantities(&parcel, plan);
-            let taken = split::take(&parcel, &plan).map_err(|e| plan_error(job.field, e))?;
-            match taken.remaining {
-                Some(rest) => original.body.parcels[index] = rest,
-                None => {
-                    original.body.parcels.remove(index);
-                }
-            }
-            if original.body.parcels.is_empty() {
-                return Err(Error::InvalidState(
-                    "a split may not leave the original shipment without parcels".into(),
-                ));
-            }
-            taken.parts
-        }
+        Plan::WholeLines(line_ids) => take_units(
+            &mut original,
+            index,
+            &parcel,
+            vec![whole_lines(&parcel, line_ids)],
+            job.field,
+        )?,
+        Plan::Units(plan) => take_units(&mut original, index, &parcel, plan, job.field)?,
     };
-    let done = store::shipments::split_count(tx, org_id, id)?;
+    let done = original.splits_made;
     let mut created = Vec::with_capacity(new_parcels.len());
     for (n, (parcel, reference)) in new_parcels
         .into_iter()
@@ -228,11 +216,12 @@ fn split_in(
     {
         let reference = reference
             .clone()
-            .unwrap_or_else(|| format!("{}-{}", original.reference, done + n as u64 + 1));
+            .unwrap_or_else(|| format!("{}-{}", original.reference, done + n as i64 + 1));
         let shipment = split_off(&original, parcel, reference, &job.settings, now);
         save(tx, &shipment, Write::Insert)?;
         created.push(view(tx, org_id, &shipment.id)?);
     }
+    original.splits_made += created.len() as i64;
     original.updated_at = now.to_string();
     save(tx, &original, Write::Update)?;
     Ok(SplitOutcome {
@@ -241,26 +230,42 @@ fn split_in(
     })
 }
 
-/// A split by order line ids moves each whole line: quantity 0 stands for "all of it".
-fn with_full_quantities(parcel: &Parcel, plan: Vec<Vec<Take>>) -> Vec<Vec<Take>> {
-    plan.into_iter()
-        .map(|part| {
-            part.into_iter()
-                .map(|t| {
-                    match (
-                        t.quantity,
-                        parcel.order_lines.iter().find(|l| l.id == t.line_id),
-                    ) {
-                        (0, Some(line)) => Take {
-                            quantity: line.quantity,
-                            ..t
-                        },
-                        _ => t,
-                    }
-                })
-                .collect()
+/// Takes for whole order lines; an unknown id is left to `split::take` to refuse.
+fn whole_lines(parcel: &Parcel, line_ids: Vec<String>) -> Vec<Take> {
+    line_ids
+        .into_iter()
+        .map(|line_id| {
+            let quantity = parcel
+                .order_lines
+                .iter()
+                .find(|l| l.id == line_id)
+                .map_or(0, |l| l.quantity);
+            Take { line_id, quantity }
         })
         .collect()
+}
+
+/// Applies a units plan to the parcel at `index` of `original`; returns the new parcels.
+fn take_units(
+    original: &mut Shipment,
+    index: usize,
+    parcel: &Parcel,
+    plan: Vec<Vec<Take>>,
+    field: &str,
+) -> Result<Vec<Parcel>> {
+    let taken = split::take(parcel, &plan).map_err(|e| plan_error(field, e))?;
+    match taken.remaining {
+        Some(rest) => original.body.parcels[index] = rest,
+        None => {
+            original.body.parcels.remove(index);
+        }
+    }
+    if original.body.parcels.is_empty() {
+        return Err(Error::InvalidState(
+            "a split may not leave the original shipment without parcels".into(),
+        ));
+    }
+    Ok(taken.parts)
 }
 
 fn plan_error(field: &str, err: SplitError) -> Error {
@@ -332,6 +337,7 @@ fn split_off(
         shipping_rule_id: None,
         return_of: None,
         split_from: Some(original.id.clone()),
+        splits_made: 0,
         body,
         created_at: now.to_string(),
         updated_at: now.to_string(),

@@ -124,6 +124,11 @@ pub fn assert_invalid(reply: crate::helpers::Reply, field: &str) -> Value {
     problem
 }
 
+/// Whether some `errors[].field` of a problem starts with `prefix`.
+pub fn error_fields_start_with(problem: &Value, prefix: &str) -> bool {
+    error_fields(problem).iter().any(|f| f.starts_with(prefix))
+}
+
 /// Removes `key` from a JSON object, panicking when it is not one.
 pub fn without(mut body: Value, key: &str) -> Value {
     body.as_object_mut()
@@ -206,5 +211,176 @@ impl TestApp {
         self.post(&format!("/orgs/{}/shipments", org.id), &org.token, body)
             .await
             .expect(201)
+    }
+}
+
+/// The eight shipment statuses (SPEC §3).
+pub const SHIPMENT_STATUSES: [&str; 8] = [
+    "draft",
+    "pending",
+    "processing",
+    "dispatched",
+    "partly_dispatched",
+    "error",
+    "cancelled",
+    "on_hold",
+];
+
+/// A parcel body of `weight` kg holding one order line per `(sku, quantity)`.
+pub fn parcel_body(weight: f64, lines: &[(&str, i64)]) -> Value {
+    let lines: Vec<Value> = lines
+        .iter()
+        .map(|(sku, quantity)| json!({"sku": sku, "quantity": quantity}))
+        .collect();
+    json!({"weight": weight, "orderLines": lines})
+}
+
+/// The parcels of a shipment.
+#[track_caller]
+pub fn parcels_of(shipment: &Value) -> Vec<Value> {
+    shipment["parcels"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no parcels in {shipment}"))
+        .clone()
+}
+
+/// The party of type `kind` of a shipment (exactly one must exist).
+#[track_caller]
+pub fn party(shipment: &Value, kind: &str) -> Value {
+    let found: Vec<&Value> = shipment["parties"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no parties in {shipment}"))
+        .iter()
+        .filter(|p| p["type"] == kind)
+        .collect();
+    assert_eq!(found.len(), 1, "one {kind} party in {shipment}");
+    found[0].clone()
+}
+
+/// An app with an org that has a sender address and a sandbox carrier: where the shipment
+/// operation tests start.
+pub struct Shop {
+    pub app: TestApp,
+    pub org: TestOrg,
+    pub address: Value,
+    pub carrier: Value,
+}
+
+impl Shop {
+    pub async fn new() -> Shop {
+        let app = TestApp::spawn().await;
+        let org = app.create_org();
+        let (address, carrier) = app.create_address_and_carrier(&org).await;
+        Shop {
+            app,
+            org,
+            address,
+            carrier,
+        }
+    }
+
+    /// `shipment_body()` for this org: one parcel of 1.5 kg with 2 × SKU-1, status pending.
+    pub fn body(&self) -> Value {
+        shipment_body(&id_of(&self.address), &id_of(&self.carrier))
+    }
+
+    /// A shipment body in `status` with the given parcels.
+    pub fn body_with(&self, status: &str, parcels: Value) -> Value {
+        with(
+            with(self.body(), "status", json!(status)),
+            "parcels",
+            parcels,
+        )
+    }
+
+    /// `/orgs/{orgId}/shipments/{id}` followed by `rest`.
+    pub fn path(&self, id: &str, rest: &str) -> String {
+        format!("/orgs/{}/shipments/{id}{rest}", self.org.id)
+    }
+
+    pub async fn create(&self, body: Value) -> Value {
+        self.app.create_shipment(&self.org, body).await
+    }
+
+    pub async fn get(&self, id: &str) -> Value {
+        self.app.get_shipment(&self.org, id).await
+    }
+
+    /// POST `/orgs/{orgId}/shipments/{id}{rest}` with the owner's token.
+    pub async fn post(&self, id: &str, rest: &str, body: Value) -> crate::helpers::Reply {
+        self.app
+            .post(&self.path(id, rest), &self.org.token, body)
+            .await
+    }
+
+    /// POST `/orgs/{orgId}/shipments/{id}{rest}` without a body (book, create-return).
+    pub async fn post_empty(&self, id: &str, rest: &str) -> crate::helpers::Reply {
+        self.app
+            .call(
+                reqwest::Method::POST,
+                &self.path(id, rest),
+                Some(&self.org.token),
+                None,
+            )
+            .await
+    }
+
+    /// A shipment created pending, booked, then moved to `status` (processing stays as booked).
+    pub async fn booked(&self, body: Value, status: &str) -> Value {
+        let id = id_of(&self.create(body).await);
+        let booked = self.app.book_shipment(&self.org, &id).await;
+        if status == "processing" {
+            return booked;
+        }
+        self.app.set_shipment_status(&self.org, &id, status).await
+    }
+}
+
+impl TestApp {
+    /// POST /orgs/{orgId}/carriers with `body`, asserting 201.
+    pub async fn create_carrier_with(&self, org: &TestOrg, body: Value) -> Value {
+        self.post(&format!("/orgs/{}/carriers", org.id), &org.token, body)
+            .await
+            .expect(201)
+    }
+
+    /// GET /orgs/{orgId}/shipments/{id}, asserting 200.
+    pub async fn get_shipment(&self, org: &TestOrg, id: &str) -> Value {
+        self.get(&format!("/orgs/{}/shipments/{id}", org.id), &org.token)
+            .await
+            .expect(200)
+    }
+
+    /// POST /orgs/{orgId}/shipments/{id}/book, asserting 200.
+    pub async fn book_shipment(&self, org: &TestOrg, id: &str) -> Value {
+        let path = format!("/orgs/{}/shipments/{id}/book", org.id);
+        self.call(reqwest::Method::POST, &path, Some(&org.token), None)
+            .await
+            .expect(200)
+    }
+
+    /// POST /orgs/{orgId}/shipments/{id}/status, asserting 200.
+    pub async fn set_shipment_status(&self, org: &TestOrg, id: &str, status: &str) -> Value {
+        self.post(
+            &format!("/orgs/{}/shipments/{id}/status", org.id),
+            &org.token,
+            json!({"status": status}),
+        )
+        .await
+        .expect(200)
+    }
+
+    /// Every shipment of `org` in full form (the list holds at most 100).
+    pub async fn all_shipments(&self, org: &TestOrg) -> Vec<Value> {
+        let list = self
+            .get(&format!("/orgs/{}/shipments?limit=100", org.id), &org.token)
+            .await
+            .expect(200);
+        assert!(list["total"].as_u64().unwrap_or(0) <= 100, "{list}");
+        let mut shipments = Vec::new();
+        for id in page_ids(&list) {
+            shipments.push(self.get_shipment(org, &id).await);
+        }
+        shipments
     }
 }

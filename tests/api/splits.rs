@@ -103,7 +103,26 @@ async fn splitting_order_lines_moves_them_into_a_new_pending_shipment() {
     let mut body = two_parcels(&shop, "on_hold");
     body["type"] = json!("inbound");
     body["termOfTrade"] = json!("DDP");
-    body["orderId"] = json!("ord_01ARZ3NDEKTSV4RRFFQ69G5FAV");
+    let org = &shop.org;
+    let channel = shop
+        .app
+        .post(
+            &format!("/orgs/{}/order-channels", org.id),
+            &org.token,
+            json!({"name": "Manual", "type": "manual"}),
+        )
+        .await
+        .expect(201);
+    let order = shop
+        .app
+        .post(
+            &format!("/orgs/{}/orders", org.id),
+            &org.token,
+            json!({"orderChannelId": channel["id"], "orderNumber": "#1"}),
+        )
+        .await
+        .expect(201);
+    body["orderId"] = order["id"].clone();
     let created = shop.create(body).await;
     let id = id_of(&created);
     let parcel_id = id_of(&created["parcels"][0]);

@@ -56,6 +56,18 @@ pub fn all() -> impl poem_openapi::OpenApi {
     )
 }
 
+/// `From<$from> for $to` for two structs with the same fields, listed once.
+#[macro_export]
+macro_rules! same_fields {
+    ($from:ident => $to:ident { $($field:ident),* $(,)? }) => {
+        impl From<$from> for $to {
+            fn from(v: $from) -> $to {
+                $to { $($field: v.$field),* }
+            }
+        }
+    };
+}
+
 /// 201 with the created resource (DESIGN §16).
 #[derive(poem_openapi::ApiResponse)]
 pub enum Created<T: poem_openapi::types::ToJSON> {

@@ -29,31 +29,9 @@ pub struct CustomsDto {
     pub duns: Option<String>,
 }
 
-impl From<CustomsDto> for Customs {
-    fn from(c: CustomsDto) -> Customs {
-        Customs {
-            voec: c.voec,
-            eori: c.eori,
-            sprn: c.sprn,
-            ioss: c.ioss,
-            fda: c.fda,
-            duns: c.duns,
-        }
-    }
-}
+crate::same_fields!(CustomsDto => Customs { voec, eori, sprn, ioss, fda, duns });
 
-impl From<Customs> for CustomsDto {
-    fn from(c: Customs) -> CustomsDto {
-        CustomsDto {
-            voec: c.voec,
-            eori: c.eori,
-            sprn: c.sprn,
-            ioss: c.ioss,
-            fda: c.fda,
-            duns: c.duns,
-        }
-    }
-}
+crate::same_fields!(Customs => CustomsDto { voec, eori, sprn, ioss, fda, duns });
 
 /// A sender address to create, or the full replacement of one.
 #[derive(Object, Deserialize)]

@@ -48,51 +48,9 @@ pub struct ConditionDto {
     pub currency: String,
 }
 
-impl From<ConditionDto> for Condition {
-    fn from(c: ConditionDto) -> Condition {
-        let ConditionDto {
-            kind,
-            min,
-            max,
-            operator,
-            value,
-            shipping_price,
-            currency,
-        } = c;
-        Condition {
-            kind,
-            min,
-            max,
-            operator,
-            value,
-            shipping_price,
-            currency,
-        }
-    }
-}
+crate::same_fields!(ConditionDto => Condition { kind, min, max, operator, value, shipping_price, currency });
 
-impl From<Condition> for ConditionDto {
-    fn from(c: Condition) -> ConditionDto {
-        let Condition {
-            kind,
-            min,
-            max,
-            operator,
-            value,
-            shipping_price,
-            currency,
-        } = c;
-        ConditionDto {
-            kind,
-            min,
-            max,
-            operator,
-            value,
-            shipping_price,
-            currency,
-        }
-    }
-}
+crate::same_fields!(Condition => ConditionDto { kind, min, max, operator, value, shipping_price, currency });
 
 /// A shipping rule to create, or the full replacement of one.
 #[derive(Object, Deserialize)]

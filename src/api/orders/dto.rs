@@ -48,21 +48,11 @@ pub struct OrderLineDto {
     pub vendor: Option<String>,
 }
 
-macro_rules! same_fields {
-    ($from:ident => $to:ident { $($field:ident),* }) => {
-        impl From<$from> for $to {
-            fn from(v: $from) -> $to {
-                $to { $($field: v.$field),* }
-            }
-        }
-    };
-}
-
-same_fields!(OrderLineDto => OrderLine {
+crate::same_fields!(OrderLineDto => OrderLine {
     name, quantity, sku, unit_price, total_price, currency, weight, weight_unit, variant_id, product_id, image_url,
     hs_code, country_of_origin, province_of_origin, barcode, requires_shipping, taxable, gift_card, vendor
 });
-same_fields!(OrderLine => OrderLineDto {
+crate::same_fields!(OrderLine => OrderLineDto {
     name, quantity, sku, unit_price, total_price, currency, weight, weight_unit, variant_id, product_id, image_url,
     hs_code, country_of_origin, province_of_origin, barcode, requires_shipping, taxable, gift_card, vendor
 });
@@ -88,11 +78,11 @@ pub struct ShippingAddressDto {
     pub email: Option<String>,
 }
 
-same_fields!(ShippingAddressDto => ShippingAddress {
+crate::same_fields!(ShippingAddressDto => ShippingAddress {
     name, address1, city, postal_code, country_code, attention, company, address2, province, province_code, country,
     phone, email
 });
-same_fields!(ShippingAddress => ShippingAddressDto {
+crate::same_fields!(ShippingAddress => ShippingAddressDto {
     name, address1, city, postal_code, country_code, attention, company, address2, province, province_code, country,
     phone, email
 });

@@ -45,67 +45,9 @@ pub struct PartyDto {
     pub phone: Option<String>,
 }
 
-impl From<PartyDto> for Party {
-    fn from(p: PartyDto) -> Party {
-        let PartyDto {
-            kind,
-            name,
-            address1,
-            postal_code,
-            city,
-            country_code,
-            attributes,
-            attention,
-            address2,
-            email,
-            phone,
-        } = p;
-        Party {
-            kind,
-            name,
-            address1,
-            postal_code,
-            city,
-            country_code,
-            attributes,
-            attention,
-            address2,
-            email,
-            phone,
-        }
-    }
-}
+crate::same_fields!(PartyDto => Party { kind, name, address1, postal_code, city, country_code, attributes, attention, address2, email, phone });
 
-impl From<Party> for PartyDto {
-    fn from(p: Party) -> PartyDto {
-        let Party {
-            kind,
-            name,
-            address1,
-            postal_code,
-            city,
-            country_code,
-            attributes,
-            attention,
-            address2,
-            email,
-            phone,
-        } = p;
-        PartyDto {
-            kind,
-            name,
-            address1,
-            postal_code,
-            city,
-            country_code,
-            attributes,
-            attention,
-            address2,
-            email,
-            phone,
-        }
-    }
-}
+crate::same_fields!(Party => PartyDto { kind, name, address1, postal_code, city, country_code, attributes, attention, address2, email, phone });
 
 /// Carrier, product, services and extra parameters of a shipment.
 #[derive(Object, Deserialize, Clone)]
@@ -289,27 +231,9 @@ pub struct PickupDetailsDto {
     pub instruction: Option<String>,
 }
 
-impl From<PickupDetailsDto> for PickupDetails {
-    fn from(p: PickupDetailsDto) -> PickupDetails {
-        PickupDetails {
-            date: p.date,
-            from: p.from,
-            to: p.to,
-            instruction: p.instruction,
-        }
-    }
-}
+crate::same_fields!(PickupDetailsDto => PickupDetails { date, from, to, instruction });
 
-impl From<PickupDetails> for PickupDetailsDto {
-    fn from(p: PickupDetails) -> PickupDetailsDto {
-        PickupDetailsDto {
-            date: p.date,
-            from: p.from,
-            to: p.to,
-            instruction: p.instruction,
-        }
-    }
-}
+crate::same_fields!(PickupDetails => PickupDetailsDto { date, from, to, instruction });
 
 /// One tracking event.
 #[derive(Object)]

@@ -244,19 +244,23 @@ pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
                     order.status
                 )));
             }
-            set_status(tx, &mut order, "cancelled", &now)?;
-            for mut shipment in store::orders::shipments(tx, &org_id, &id)? {
-                if status::can_move(&shipment.status, "cancelled")
-                    && !status::has_left(&shipment.status)
-                {
-                    shipment.status = "cancelled".into();
-                    shipment.updated_at.clone_from(&now);
-                    shipments::save(tx, &shipment, Write::Update)?;
-                }
-            }
+            cancel_in(tx, &mut order, &now)?;
             view(tx, order)
         })
         .await
+}
+
+/// Cancels an order and its shipments that have not left, inside the caller's transaction.
+pub(crate) fn cancel_in(tx: &Tx, order: &mut Order, now: &str) -> Result<()> {
+    set_status(tx, order, "cancelled", now)?;
+    for mut shipment in store::orders::shipments(tx, &order.org_id, &order.id)? {
+        if status::can_move(&shipment.status, "cancelled") && !status::has_left(&shipment.status) {
+            shipment.status = "cancelled".into();
+            shipment.updated_at = now.to_string();
+            shipments::save(tx, &shipment, Write::Update)?;
+        }
+    }
+    Ok(())
 }
 
 /// Brings the order's status in line with its shipments (DESIGN §8). Every shipment write of an

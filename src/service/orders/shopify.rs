@@ -14,7 +14,7 @@ use crate::{
         order::{Order, OrderBody, OrderLine, ShippingAddress},
         validate::Violations,
     },
-    service::{Ctx, orders::follow_shipments},
+    service::{Ctx, orders::cancel_in},
     store,
 };
 
@@ -76,11 +76,12 @@ pub async fn receive(ctx: &Ctx, delivery: Delivery) -> Result<Outcome> {
                     order.order_number = incoming.order_number;
                     order.body = incoming.body;
                     order.updated_at.clone_from(&now);
-                    if incoming.cancelled {
-                        order.status = "cancelled".into();
-                    }
                     store::orders::save(tx, &order)?;
-                    follow_shipments(tx, &order.org_id, &order.id, &now)?;
+                    if incoming.cancelled
+                        && !matches!(order.status.as_str(), "cancelled" | "fulfilled")
+                    {
+                        cancel_in(tx, &mut order, &now)?;
+                    }
                     Outcome::Updated(order.id)
                 }
                 None => {

@@ -53,16 +53,18 @@ pub async fn set_status(
 /// Removes a draft or pending shipment (409 otherwise).
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
     actor.authorize(org_id, WRITE)?;
-    let (org_id, id) = (org_id.to_string(), id.to_string());
+    let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let shipment = require(tx, &org_id, &id)?;
+            let mut shipment = require(tx, &org_id, &id)?;
             if !matches!(shipment.status.as_str(), "draft" | "pending") {
                 return Err(Error::InvalidState(format!(
                     "only draft or pending shipments can be deleted; this one is {}",
                     shipment.status
                 )));
             }
+            // The time of the deletion, which the shipment's order takes when it follows.
+            shipment.updated_at = now;
             save(tx, &shipment, Write::Delete)
         })
         .await

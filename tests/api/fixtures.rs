@@ -384,3 +384,123 @@ impl TestApp {
         shipments
     }
 }
+
+/// An order channel body of `kind`; a `shopify` one carries a shop domain.
+pub fn order_channel_body(kind: &str) -> Value {
+    match kind {
+        "shopify" => {
+            json!({"name": "Web Shop", "type": "shopify", "shopDomain": "my-store.myshopify.com"})
+        }
+        _ => json!({"name": "Phone Orders", "type": kind}),
+    }
+}
+
+/// A complete shipping address of an order (every field set).
+pub fn shipping_address() -> Value {
+    json!({
+        "name": "Jane Customer",
+        "address1": "Main Street 1",
+        "address2": "2nd floor",
+        "city": "Aarhus",
+        "postalCode": "8000",
+        "countryCode": "DK",
+        "attention": "Reception",
+        "company": "Customer ApS",
+        "province": "Central Jutland",
+        "provinceCode": "82",
+        "country": "Denmark",
+        "phone": "+4512345678",
+        "email": "ship-to@example.com"
+    })
+}
+
+/// A manual order body in `channel_id` numbered `number`, with every writable field but
+/// `shippingRuleId`. Its lines: 2 mugs of 350 g and a teapot of 1.2 kg ship (1.9 kg in all); gift
+/// wrapping of 5 kg does not (`requiresShipping` false).
+pub fn order_body(channel_id: &str, number: &str) -> Value {
+    json!({
+        "orderChannelId": channel_id,
+        "orderNumber": number,
+        "externalId": format!("ext-{number}"),
+        "orderLines": [
+            {
+                "name": "Blue Mug",
+                "quantity": 2,
+                "sku": "MUG-BLUE",
+                "unitPrice": 49.5,
+                "totalPrice": 99.0,
+                "currency": "DKK",
+                "weight": 350,
+                "weightUnit": "g",
+                "variantId": "var-1",
+                "productId": "prod-1",
+                "imageUrl": "https://img.example.com/mug.png",
+                "hsCode": "691200",
+                "countryOfOrigin": "DK",
+                "provinceOfOrigin": "84",
+                "barcode": "5701234567890",
+                "requiresShipping": true,
+                "taxable": true,
+                "giftCard": false,
+                "vendor": "Mugs ApS"
+            },
+            {"name": "Teapot", "quantity": 1, "sku": "POT-1", "unitPrice": 200.0, "weight": 1.2, "weightUnit": "kg"},
+            {"name": "Gift wrapping", "quantity": 1, "sku": "WRAP", "unitPrice": 10.0, "weight": 5, "weightUnit": "kg", "requiresShipping": false}
+        ],
+        "customerName": "Jane Customer",
+        "customerEmail": "jane.customer@example.com",
+        "notes": "Ring twice",
+        "currency": "DKK",
+        "totalAmount": 309.0,
+        "shippingAddress": shipping_address(),
+        "externalData": {"source": "pos", "tags": ["vip"], "till": 3}
+    })
+}
+
+/// A body for `POST .../orders/{id}/shipments` with the sandbox carrier.
+pub fn order_shipment_body(sender_address_id: &str, carrier_id: &str) -> Value {
+    json!({
+        "senderAddressId": sender_address_id,
+        "carrierId": carrier_id,
+        "productId": "standard",
+        "services": ["signature"]
+    })
+}
+
+impl TestApp {
+    /// POST /orgs/{orgId}/order-channels with `body`, asserting 201.
+    pub async fn create_order_channel(&self, org: &TestOrg, body: Value) -> Value {
+        self.post(
+            &format!("/orgs/{}/order-channels", org.id),
+            &org.token,
+            body,
+        )
+        .await
+        .expect(201)
+    }
+
+    /// POST /orgs/{orgId}/orders with `body`, asserting 201.
+    pub async fn create_order(&self, org: &TestOrg, body: Value) -> Value {
+        self.post(&format!("/orgs/{}/orders", org.id), &org.token, body)
+            .await
+            .expect(201)
+    }
+
+    /// GET /orgs/{orgId}/orders/{id}, asserting 200.
+    pub async fn get_order(&self, org: &TestOrg, id: &str) -> Value {
+        self.get(&format!("/orgs/{}/orders/{id}", org.id), &org.token)
+            .await
+            .expect(200)
+    }
+
+    /// POST /orgs/{orgId}/orders/{id}/shipments with `body`, asserting 201.
+    pub async fn create_order_shipment(&self, org: &TestOrg, order_id: &str, body: Value) -> Value {
+        self.post(
+            &format!("/orgs/{}/orders/{order_id}/shipments", org.id),
+            &org.token,
+            body,
+        )
+        .await
+        .expect(201)
+    }
+}

@@ -1,12 +1,12 @@
-//! The only SQL in the program: one writer connection and a pool of readers over one SQLite file
-//! in WAL mode. Async callers reach it through `spawn_blocking`, never on a tokio worker.
-//! Every org-owned query takes the org id first.
+//! The only SQL in the program: one writer thread and a pool of readers over one SQLite file
+//! in WAL mode. Reads run on the blocking pool, writes on the writer thread, never on a tokio
+//! worker. Every org-owned query takes the org id first.
 
 use std::path::Path;
 
-use r2d2::{Pool, PooledConnection};
+use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
 
@@ -20,6 +20,7 @@ pub mod sender_addresses;
 pub mod shipments;
 pub mod shipping_rules;
 pub mod users;
+mod writer;
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -28,20 +29,20 @@ mod embedded {
 /// Handles to the database: cheap to clone.
 #[derive(Clone)]
 pub struct Db {
-    writer: Pool<SqliteConnectionManager>,
+    writer: writer::Writer,
     readers: Pool<SqliteConnectionManager>,
 }
 
-/// A write transaction (`BEGIN IMMEDIATE`). Every write of the program passes through
-/// `Db::write`, the one place where events and usage counts hook in.
+/// The connection of one write job, inside the writer's transaction. Every write of the
+/// program passes through `Db::write`, the one place where events and usage counts hook in.
 pub struct Tx<'c> {
-    tx: Transaction<'c>,
+    conn: &'c Connection,
 }
 
 impl std::ops::Deref for Tx<'_> {
     type Target = Connection;
     fn deref(&self) -> &Connection {
-        &self.tx
+        self.conn
     }
 }
 
@@ -66,14 +67,10 @@ impl Db {
                 .with_flags(flags)
                 .with_init(init.clone())
         };
-        let writer = Pool::builder()
-            .max_size(1)
-            .build(manager())
-            .map_err(|e| open_error(path, e))?;
-        {
-            let mut conn = writer.get().map_err(|e| open_error(path, e))?;
-            migrate(&mut conn)?;
-        }
+        let mut conn = Connection::open_with_flags(path, flags).map_err(|e| open_error(path, e))?;
+        init(&mut conn).map_err(|e| open_error(path, e))?;
+        migrate(&mut conn)?;
+        let writer = writer::Writer::start(conn)?;
         let readers = Pool::builder()
             .max_size(read_connections)
             .build(manager())
@@ -95,23 +92,14 @@ impl Db {
         .await
     }
 
-    /// Runs `f` in one write transaction; commits when it returns Ok, rolls back otherwise.
+    /// Runs `f` as one all-or-nothing unit on the writer thread: its changes commit when it
+    /// returns Ok and vanish when it returns an error.
     pub async fn write<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&Tx) -> Result<T> + Send + 'static,
     {
-        let pool = self.writer.clone();
-        crate::blocking::run(move || {
-            let mut conn: PooledConnection<SqliteConnectionManager> = pool.get()?;
-            let tx = Tx {
-                tx: conn.transaction_with_behavior(TransactionBehavior::Immediate)?,
-            };
-            let value = f(&tx)?;
-            tx.tx.commit()?;
-            Ok(value)
-        })
-        .await
+        self.writer.write(f).await
     }
 
     /// Writes a consistent copy of the live database to `target` (which must not exist).

@@ -1,0 +1,177 @@
+//! The single writer: one thread owns the write connection and runs write jobs in batches, one
+//! transaction per batch and a savepoint per job (group commit). A failing job rolls back only
+//! its own savepoint; every caller hears back only after the batch has committed.
+
+use std::{
+    panic::{AssertUnwindSafe, catch_unwind},
+    sync::mpsc,
+};
+
+use rusqlite::Connection;
+
+use crate::{
+    error::{Error, Result},
+    store::Tx,
+};
+
+/// Jobs taken into one transaction at most.
+const MAX_BATCH: usize = 128;
+
+/// Runs a job on the connection (or, given none, fails it without running) and returns what
+/// to tell its caller once the batch commits.
+type Job = Box<dyn FnOnce(Option<&Connection>) -> Reply + Send>;
+type Reply = Box<dyn FnOnce(std::result::Result<(), String>) + Send>;
+
+#[derive(Clone)]
+pub struct Writer {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Writer {
+    /// Starts the writer thread on `conn`. It ends when every `Writer` handle is dropped.
+    pub fn start(conn: Connection) -> Result<Writer> {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("shipbase-writer".into())
+            .spawn(move || run(conn, queue))
+            .map_err(|e| Error::Internal(format!("cannot start the writer thread: {e}")))?;
+        Ok(Writer { jobs })
+    }
+
+    /// Runs `f` as one all-or-nothing unit and returns its value after the commit.
+    pub async fn write<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Tx) -> Result<T> + Send + 'static,
+    {
+        let (done, answer) = tokio::sync::oneshot::channel::<Result<T>>();
+        let job: Job = Box::new(move |conn: Option<&Connection>| {
+            let outcome = match conn {
+                Some(conn) => in_savepoint(conn, f),
+                None => Err(Error::Internal(
+                    "the write transaction could not start".into(),
+                )),
+            };
+            Box::new(move |committed| {
+                let result = match committed {
+                    Ok(()) => outcome,
+                    Err(message) if outcome.is_ok() => Err(Error::Internal(message)),
+                    Err(_) => outcome,
+                };
+                let _ = done.send(result);
+            })
+        });
+        self.jobs
+            .send(job)
+            .map_err(|_| Error::Internal("the writer thread has stopped".into()))?;
+        answer
+            .await
+            .map_err(|_| Error::Internal("the writer thread dropped a job".into()))?
+    }
+}
+
+fn in_savepoint<T>(conn: &Connection, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
+    conn.execute_batch("SAVEPOINT job")?;
+    let outcome = catch_unwind(AssertUnwindSafe(|| f(&Tx { conn })))
+        .unwrap_or_else(|_| Err(Error::Internal("a write job panicked".into())));
+    let outcome = outcome.and_then(|value| match conn.execute_batch("RELEASE job") {
+        Ok(()) => Ok(value),
+        Err(err) => Err(Error::from(err)),
+    });
+    if outcome.is_err() {
+        conn.execute_batch("ROLLBACK TO job; RELEASE job")?;
+    }
+    outcome
+}
+
+fn run(conn: Connection, queue: mpsc::Receiver<Job>) {
+    while let Ok(first) = queue.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        if let Err(err) = conn.execute_batch("BEGIN IMMEDIATE") {
+            let message = format!("cannot start a write transaction: {err}");
+            for job in batch {
+                job(None)(Err(message.clone()));
+            }
+            continue;
+        }
+        let replies: Vec<Reply> = batch.into_iter().map(|job| job(Some(&conn))).collect();
+        let committed = conn.execute_batch("COMMIT").map_err(|err| {
+            let _ = conn.execute_batch("ROLLBACK");
+            tracing::error!(error = %err, "commit failed");
+            format!("commit failed: {err}")
+        });
+        for reply in replies {
+            reply(committed.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn writer() -> (Writer, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let conn = Connection::open(dir.path().join("w.db")).unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER UNIQUE);")
+            .unwrap_or_else(|e| panic!("{e}"));
+        (Writer::start(conn).unwrap_or_else(|e| panic!("{e}")), dir)
+    }
+
+    async fn count(w: &Writer) -> i64 {
+        w.write(|tx| Ok(tx.query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?))
+            .await
+            .unwrap_or(-1)
+    }
+
+    #[tokio::test]
+    async fn a_failing_job_rolls_back_alone_in_a_batch() {
+        let (w, _dir) = writer();
+        let mut handles = Vec::new();
+        for v in 0..50 {
+            let w = w.clone();
+            handles.push(tokio::spawn(async move {
+                w.write(move |tx| {
+                    tx.execute("INSERT INTO t (v) VALUES (?1)", [v])?;
+                    // Every fifth job writes and then fails: its row must not survive.
+                    if v % 5 == 0 {
+                        Err(Error::Conflict("no".into()))
+                    } else {
+                        Ok(v)
+                    }
+                })
+                .await
+            }));
+        }
+        let mut ok = 0;
+        for h in handles {
+            if h.await.unwrap_or_else(|e| panic!("{e}")).is_ok() {
+                ok += 1;
+            }
+        }
+        assert_eq!(ok, 40);
+        assert_eq!(count(&w).await, 40);
+    }
+
+    #[tokio::test]
+    async fn a_panicking_job_is_an_error_and_the_writer_goes_on() {
+        let (w, _dir) = writer();
+        let result: Result<()> = w
+            .write(|tx| {
+                tx.execute("INSERT INTO t (v) VALUES (1)", [])?;
+                panic!("boom")
+            })
+            .await;
+        assert!(matches!(result, Err(Error::Internal(_))));
+        w.write(|tx| Ok(tx.execute("INSERT INTO t (v) VALUES (2)", [])?))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(count(&w).await, 1);
+    }
+}

@@ -1,0 +1,342 @@
+//! Shipping labels as PDF (DESIGN §7): one page with the sender, the receiver, the reference,
+//! the weight, the carrier and product, "Parcel n of m", the date and a Code 128 barcode of the
+//! tracking number.
+//!
+//! The label itself is always 100 × 150 mm. `100X150` is a page of exactly that size (thermal
+//! label printers); `A4` puts the same label near the top-left corner of an A4 sheet inside a
+//! dashed cutting frame. Text uses the standard PDF fonts Helvetica and Helvetica-Bold with
+//! WinAnsi encoding, so nothing is embedded and the text stays extractable; characters outside
+//! WinAnsi print as `?`. Content streams are left uncompressed: a label is a few kilobytes.
+
+use pdf_writer::{Finish, Name, Pdf, Rect, Ref, TextStr};
+
+use crate::error::Result;
+
+/// Paper the label is printed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LabelSize {
+    /// An A4 sheet (210 × 297 mm) with the label at its top-left, to be cut out.
+    A4,
+    /// A 100 × 150 mm portrait label.
+    Label100x150,
+}
+
+impl LabelSize {
+    /// The size for its API name, `A4` or `100X150` (ASCII case-insensitive).
+    pub fn parse(name: &str) -> Option<Self> {
+        [LabelSize::A4, LabelSize::Label100x150]
+            .into_iter()
+            .find(|size| size.as_str().eq_ignore_ascii_case(name))
+    }
+
+    /// The API name: `A4` or `100X150`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            LabelSize::A4 => "A4",
+            LabelSize::Label100x150 => "100X150",
+        }
+    }
+
+    /// Page width and height in millimetres.
+    fn page_mm(self) -> (f32, f32) {
+        match self {
+            LabelSize::A4 => (210.0, 297.0),
+            LabelSize::Label100x150 => (LABEL_W, LABEL_H),
+        }
+    }
+
+    /// Where the label's top-left corner is, in millimetres from the page's top-left corner.
+    fn label_origin_mm(self) -> (f32, f32) {
+        match self {
+            // Clear of the unprintable margin of office printers, and leaves room to cut.
+            LabelSize::A4 => (A4_OFFSET, A4_OFFSET),
+            LabelSize::Label100x150 => (0.0, 0.0),
+        }
+    }
+}
+
+/// One party as printed on the label.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LabelAddress {
+    pub name: String,
+    pub attention: Option<String>,
+    pub address1: String,
+    pub address2: Option<String>,
+    pub postal_code: String,
+    pub city: String,
+    /// ISO 3166-1 alpha-2.
+    pub country_code: String,
+    pub phone: Option<String>,
+}
+
+/// Everything a label shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LabelInput {
+    pub carrier_name: String,
+    pub product: String,
+    pub services: Vec<String>,
+    /// Encoded as the barcode; printable ASCII only.
+    pub tracking_number: String,
+    pub reference: String,
+    pub sender: LabelAddress,
+    pub receiver: LabelAddress,
+    pub weight_kg: f64,
+    /// 1-based position of this parcel in the shipment ("Parcel 1 of 2").
+    pub parcel_index: usize,
+    pub parcel_count: usize,
+    /// RFC 3339 timestamp; its date is printed. Any other text is printed as it is.
+    pub created_at: String,
+}
+
+/// Renders one label as a single-page PDF.
+///
+/// Fails with a validation error on `trackingNumber` when the tracking number is empty or is not
+/// printable ASCII, since Code 128 cannot encode it.
+pub fn render(input: &LabelInput, size: LabelSize) -> Result<Vec<u8>> {
+    let modules = barcode_modules(&input.tracking_number)?;
+
+    let catalog_id = Ref::new(1);
+    let page_tree_id = Ref::new(2);
+    let page_id = Ref::new(3);
+    let content_id = Ref::new(4);
+    let regular_id = Ref::new(5);
+    let bold_id = Ref::new(6);
+    let info_id = Ref::new(7);
+
+    let mut pdf = Pdf::new();
+    // Nothing newer than PDF 1.4 is used; the oldest version widens printer support.
+    pdf.set_version(1, 4);
+    pdf.catalog(catalog_id).pages(page_tree_id);
+    pdf.pages(page_tree_id).kids([page_id]).count(1);
+
+    let (page_w, page_h) = size.page_mm();
+    let mut page = pdf.page(page_id);
+    page.media_box(Rect::new(0.0, 0.0, pt(page_w), pt(page_h)));
+    page.parent(page_tree_id);
+    page.contents(content_id);
+    let mut resources = page.resources();
+    let mut fonts = resources.fonts();
+    fonts.pair(Font::Regular.resource(), regular_id);
+    fonts.pair(Font::Bold.resource(), bold_id);
+    fonts.finish();
+    resources.finish();
+    page.finish();
+
+    for (id, font) in [(regular_id, Font::Regular), (bold_id, Font::Bold)] {
+        pdf.type1_font(id)
+            .base_font(font.base_font())
+            .encoding_predefined(Name(b"WinAnsiEncoding"));
+    }
+
+    let title = format!("Shipping label {}", input.tracking_number);
+    let mut info = pdf.document_info(info_id);
+    info.title(TextStr(&title));
+    info.producer(TextStr("Shipbase"));
+    info.finish();
+
+    let mut canvas = Canvas::new(size);
+    draw_label(&mut canvas, input, &modules);
+    if size == LabelSize::A4 {
+        canvas.cutting_frame();
+    }
+    pdf.stream(content_id, &canvas.content.finish());
+
+    Ok(pdf.finish())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout. All positions are millimetres from the label's top-left corner; text positions are
+// baselines.
+
+const LABEL_W: f32 = 100.0;
+const LABEL_H: f32 = 150.0;
+const A4_OFFSET: f32 = 10.0;
+/// Margin inside the label.
+const MARGIN: f32 = 4.0;
+const RIGHT: f32 = LABEL_W - MARGIN;
+const INNER_W: f32 = LABEL_W - 2.0 * MARGIN;
+
+/// Widest bar module; short tracking numbers need no wider bars.
+const MAX_MODULE: f32 = 0.5;
+/// Narrower modules than this are unlikely to scan from a 203 dpi thermal print.
+const MIN_MODULE: f32 = 0.19;
+/// Quiet zone on either side of the barcode, in modules (ISO/IEC 15417 asks for 10).
+const QUIET_ZONE: f32 = 10.0;
+const BARS_TOP: f32 = 113.0;
+const BARS_HEIGHT: f32 = 24.0;
+
+/// Font, size and the smallest size it may shrink to when the text is too wide.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    font: Font,
+    size: f32,
+    min_size: f32,
+}
+
+const fn style(font: Font, size: f32, min_size: f32) -> Style {
+    Style {
+        font,
+        size,
+        min_size,
+    }
+}
+
+const CAPTION: Style = style(Font::Bold, 6.5, 6.5);
+const CARRIER: Style = style(Font::Bold, 13.0, 9.0);
+const PRODUCT: Style = style(Font::Regular, 9.0, 7.0);
+const PARCEL: Style = style(Font::Bold, 11.0, 8.0);
+const DATE: Style = style(Font::Regular, 8.0, 6.0);
+const SENDER_NAME: Style = style(Font::Bold, 8.0, 6.0);
+const SENDER_LINE: Style = style(Font::Regular, 8.0, 6.0);
+const SENDER_PHONE: Style = style(Font::Regular, 7.0, 6.0);
+const RECEIVER_CAPTION: Style = style(Font::Bold, 7.0, 7.0);
+const RECEIVER_NAME: Style = style(Font::Bold, 14.0, 9.0);
+/// A receiver name that would have to shrink below this size takes two lines instead.
+const RECEIVER_NAME_WRAP_BELOW: f32 = 11.0;
+const RECEIVER_NAME_WRAPPED: Style = style(Font::Bold, 12.0, 9.0);
+const RECEIVER_LINE: Style = style(Font::Regular, 11.0, 8.0);
+const RECEIVER_CITY: Style = style(Font::Bold, 14.0, 9.0);
+const RECEIVER_PHONE: Style = style(Font::Regular, 9.0, 7.0);
+const VALUE: Style = style(Font::Bold, 10.0, 7.0);
+const SERVICES: Style = style(Font::Regular, 8.0, 6.0);
+const TRACKING: Style = style(Font::Bold, 11.0, 8.0);
+
+fn draw_label(c: &mut Canvas, input: &LabelInput, modules: &[u8]) {
+    // Header: carrier and product on the left, parcel count and date on the right.
+    let parcel = format!("Parcel {} of {}", input.parcel_index, input.parcel_count);
+    let parcel_w = c.text_right(PARCEL, RIGHT, 9.0, &parcel);
+    c.text_right(DATE, RIGHT, 14.0, &display_date(&input.created_at));
+    let header_w = INNER_W - parcel_w - 4.0;
+    c.text(CARRIER, MARGIN, 9.0, header_w, &input.carrier_name);
+    c.text(PRODUCT, MARGIN, 14.0, header_w, &input.product);
+    c.rule(17.0, 0.8);
+
+    // Sender.
+    let sender = &input.sender;
+    c.text(CAPTION, MARGIN, 20.5, INNER_W, "FROM");
+    if let Some(phone) = non_empty(&sender.phone) {
+        c.text_right(SENDER_PHONE, RIGHT, 20.5, &format!("Tel. {phone}"));
+    }
+    let mut lines = vec![(SENDER_NAME, sender.name.clone())];
+    if let Some(attention) = non_empty(&sender.attention) {
+        lines.push((SENDER_LINE, format!("Att. {attention}")));
+    }
+    lines.push((SENDER_LINE, sender.address1.clone()));
+    if let Some(address2) = non_empty(&sender.address2) {
+        lines.push((SENDER_LINE, address2.to_owned()));
+    }
+    let city = format!(
+        "{} {}, {}",
+        sender.postal_code, sender.city, sender.country_code
+    );
+    lines.push((SENDER_LINE, city));
+    for (i, (style, text)) in lines.iter().enumerate() {
+        c.text(*style, MARGIN, 24.0 + 3.4 * i as f32, INNER_W, text);
+    }
+    c.rule(43.0, 0.8);
+
+    // Receiver, larger.
+    let receiver = &input.receiver;
+    c.text(RECEIVER_CAPTION, MARGIN, 47.0, INNER_W, "TO");
+    if let Some(phone) = non_empty(&receiver.phone) {
+        c.text_right(RECEIVER_PHONE, RIGHT, 47.0, &format!("Tel. {phone}"));
+    }
+    let mut y = 53.0;
+    let name_w = text_width(
+        RECEIVER_NAME.font,
+        RECEIVER_NAME_WRAP_BELOW,
+        &win_ansi(&receiver.name),
+    );
+    match split_line(RECEIVER_NAME_WRAPPED, INNER_W, &receiver.name) {
+        Some((first, rest)) if name_w > INNER_W => {
+            c.text(RECEIVER_NAME_WRAPPED, MARGIN, y, INNER_W, first);
+            y += 5.0;
+            c.text(RECEIVER_NAME_WRAPPED, MARGIN, y, INNER_W, rest);
+        }
+        // One line; a name without spaces shrinks further or is cut.
+        _ => c.text(RECEIVER_NAME, MARGIN, y, INNER_W, &receiver.name),
+    }
+    if let Some(attention) = non_empty(&receiver.attention) {
+        y += 4.8;
+        c.text(
+            RECEIVER_LINE,
+            MARGIN,
+            y,
+            INNER_W,
+            &format!("Att. {attention}"),
+        );
+    }
+    y += 4.8;
+    c.text(RECEIVER_LINE, MARGIN, y, INNER_W, &receiver.address1);
+    if let Some(address2) = non_empty(&receiver.address2) {
+        y += 4.8;
+        c.text(RECEIVER_LINE, MARGIN, y, INNER_W, address2);
+    }
+    y += 6.2;
+    let city = format!("{} {}", receiver.postal_code, receiver.city);
+    c.text(RECEIVER_CITY, MARGIN, y, INNER_W, &city);
+    y += 6.2;
+    c.text(RECEIVER_CITY, MARGIN, y, INNER_W, &receiver.country_code);
+    c.rule(87.0, 0.8);
+
+    // Reference and weight side by side, then the services.
+    let split = 66.0;
+    c.text(CAPTION, MARGIN, 91.0, INNER_W, "REFERENCE");
+    c.text(VALUE, MARGIN, 96.0, split - MARGIN - 3.0, &input.reference);
+    c.text(CAPTION, split, 91.0, INNER_W, "WEIGHT");
+    let weight = format!("{} kg", display_weight(input.weight_kg));
+    c.text(VALUE, split, 96.0, RIGHT - split, &weight);
+    c.line(split - 2.0, 87.0, split - 2.0, 98.5, 0.4);
+    c.rule(98.5, 0.4);
+    c.text(CAPTION, MARGIN, 102.0, INNER_W, "SERVICES");
+    let services = if input.services.is_empty() {
+        String::from("-")
+    } else {
+        input.services.join(", ")
+    };
+    c.text(SERVICES, MARGIN, 106.0, INNER_W, &services);
+    c.rule(109.0, 0.8);
+
+    // Barcode, centred, with the tracking number under it.
+    c.barcode(modules, BARS_TOP, BARS_HEIGHT);
+    c.text_centered(
+        TRACKING,
+        LABEL_W / 2.0,
+        BARS_TOP + BARS_HEIGHT + 5.0,
+        &input.tracking_number,
+    );
+}
+
+fn non_empty(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+}
+
+/// The date of an RFC 3339 timestamp (`2026-11-22`), else the text as it is.
+fn display_date(created_at: &str) -> String {
+    match time::OffsetDateTime::parse(created_at, &time::format_description::well_known::Rfc3339) {
+        Ok(t) => {
+            let date = t.date();
+            format!(
+                "{:04}-{:02}-{:02}",
+                date.year(),
+                u8::from(date.month()),
+                date.day()
+            )
+        }
+        Err(_) => created_at.to_owned(),
+    }
+}
+
+/// Up to three decimals, without trailing zeros: `1.25`, `2`, `0.125`.
+fn display_weight(kg: f64) -> String {
+    let text = format!("{kg:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+mod barcode;
+mod canvas;
+#[cfg(test)]
+mod tests;
+
+use barcode::*;
+use canvas::*;

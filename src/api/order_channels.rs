@@ -130,17 +130,11 @@ impl OrderChannelsApi {
     ) -> ApiResult<Json<OrderChannelPage>> {
         let paged = order_channels::list(&ctx, &auth.0, &org_id, page.0, limit.0).await?;
         let base_url = ctx.config.base_url();
-        Ok(Json(OrderChannelPage {
-            data: paged
-                .items
-                .into_iter()
+        Ok(Json(
+            paged
                 .map(|c| OrderChannelOut::new(c, &base_url, false))
-                .collect(),
-            total: paged.total,
-            page: paged.query.page,
-            limit: paged.query.limit,
-            total_pages: crate::api::page::total_pages(paged.total, paged.query.limit),
-        }))
+                .into(),
+        ))
     }
 
     /// Get an order channel. Scope: `read:order_channels`.

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{country, validate::Violations};
+use crate::model::{country, shipment::CarrierSettings, validate::Violations};
 
 pub const CONDITION_TYPES: [&str; 5] = ["weight", "priceRange", "price", "quantity", "flatRate"];
 pub const OPERATORS: [&str; 5] = ["gt", "gte", "lt", "lte", "eq"];
@@ -96,6 +96,24 @@ impl RuleFields {
         }
         for (i, c) in s.conditions.iter().enumerate() {
             c.validate(errors, &format!("conditions[{i}]"));
+        }
+    }
+}
+
+impl ShippingRule {
+    /// The carrier settings a shipment takes from this rule (DESIGN §7, §16): its
+    /// `[{name, val}]` parameters become the object `{name: val}`.
+    pub fn carrier_settings(&self) -> CarrierSettings {
+        let s = &self.fields.settings;
+        CarrierSettings {
+            carrier_id: self.fields.carrier_id.clone(),
+            product_id: s.product_id.clone(),
+            services: s.services.clone(),
+            additional_parameters: s
+                .additional_parameters
+                .iter()
+                .map(|p| (p.name.clone(), serde_json::Value::String(p.val.clone())))
+                .collect(),
         }
     }
 }

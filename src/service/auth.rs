@@ -57,18 +57,17 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     let lookup = hash.clone();
     let found = ctx
         .db
-        .read(move |c| {
-            let Some((token, stored)) = store::api_tokens::by_hash(c, &lookup)? else {
-                return Ok(None);
-            };
-            let staff = store::users::get(c, &token.created_by.id)?.is_some_and(|u| u.staff);
-            Ok(Some((token, stored, staff)))
-        })
+        .read(move |c| store::api_tokens::by_hash(c, &lookup))
         .await?;
-    let Some((token, stored, staff)) = found else {
+    let Some(store::api_tokens::Credential {
+        token,
+        stored_hash,
+        staff,
+    }) = found
+    else {
         return Err(Error::Unauthenticated);
     };
-    if !bool::from(stored.ct_eq(&hash)) {
+    if !bool::from(stored_hash.ct_eq(&hash)) {
         return Err(Error::Unauthenticated);
     }
     let now = ctx.clock.now();

@@ -61,17 +61,31 @@ pub fn get(conn: &Connection, org_id: &str, token_id: &str) -> Result<Option<Api
         .optional()?)
 }
 
-/// The token with this hash and its stored hash, for authentication (any organization).
-pub fn by_hash(conn: &Connection, hash: &[u8]) -> Result<Option<(ApiToken, Vec<u8>)>> {
+/// What authentication needs of a token, in one query.
+pub struct Credential {
+    pub token: ApiToken,
+    pub stored_hash: Vec<u8>,
+    /// Whether the token's creator is instance staff.
+    pub staff: bool,
+}
+
+/// The token with this hash, for authentication (any organization).
+pub fn by_hash(conn: &Connection, hash: &[u8]) -> Result<Option<Credential>> {
     Ok(conn
         .prepare_cached(&format!("{SELECT_WITH_HASH} WHERE t.token_hash = ?1"))?
-        .query_row([hash], |r| Ok((from_row(r)?, r.get(11)?)))
+        .query_row([hash], |r| {
+            Ok(Credential {
+                token: from_row(r)?,
+                stored_hash: r.get(11)?,
+                staff: r.get(12)?,
+            })
+        })
         .optional()?)
 }
 
 const SELECT_WITH_HASH: &str =
     "SELECT t.id, t.org_id, t.name, t.token_prefix, t.scopes, t.created_by, u.name, u.email,
-        t.expires_at, t.last_used_at, t.created_at, t.token_hash
+        t.expires_at, t.last_used_at, t.created_at, t.token_hash, u.staff
     FROM api_tokens t JOIN users u ON u.id = t.created_by";
 
 /// The organization a token belongs to, for admin commands that name only the token.

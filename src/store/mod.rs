@@ -165,6 +165,31 @@ pub struct Paged<T> {
     pub query: PageQuery,
 }
 
+impl<T> Paged<T> {
+    /// The same page with each item converted.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Paged<U> {
+        Paged {
+            items: self.items.into_iter().map(f).collect(),
+            total: self.total,
+            query: self.query,
+        }
+    }
+
+    /// The same page with each item converted (or the first error).
+    pub fn try_map<U, E>(self, f: impl FnMut(T) -> Result<U, E>) -> Result<Paged<U>, E> {
+        let items = self
+            .items
+            .into_iter()
+            .map(f)
+            .collect::<Result<Vec<_>, E>>()?;
+        Ok(Paged {
+            items,
+            total: self.total,
+            query: self.query,
+        })
+    }
+}
+
 /// `SELECT COUNT(*) … WHERE org_id = ?1` as a u64.
 pub(crate) fn count(conn: &Connection, sql: &str, org_id: &str) -> Result<u64> {
     let n: i64 = conn

@@ -158,15 +158,7 @@ pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
 
 /// The shipments linked to an order, oldest first.
 pub fn shipments(conn: &Connection, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
-    let ids: Vec<String> = conn
-        .prepare_cached(
-            "SELECT id FROM shipments WHERE org_id = ?1 AND order_id = ?2 ORDER BY created_at, id",
-        )?
-        .query_map([org_id, order_id], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    ids.iter()
-        .map(|id| crate::store::shipments::get(conn, org_id, id)?.ok_or(Error::NotFound))
-        .collect()
+    crate::store::shipments::of_order(conn, org_id, order_id)
 }
 
 pub fn has_shipments(conn: &Connection, org_id: &str, order_id: &str) -> Result<bool> {

@@ -4,8 +4,8 @@ use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
 
 use crate::{
     error::{Error, Result},
-    model::{address::SenderAddress, rule::ShippingRule, shipment::Shipment},
-    store::{PageQuery, Paged, json_column, sender_addresses, shipping_rules, to_json},
+    model::{address::SenderAddress, shipment::Shipment},
+    store::{PageQuery, Paged, json_column, sender_addresses, to_json},
 };
 
 const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
@@ -40,22 +40,14 @@ pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Shipment>
         .optional()?)
 }
 
-/// The rule a shipment names, for its `shippingRule` summary.
-pub fn rule_of(
-    conn: &Connection,
-    org_id: &str,
-    shipment: &Shipment,
-) -> Result<Option<ShippingRule>> {
-    let Some(rule_id) = &shipment.shipping_rule_id else {
-        return Ok(None);
-    };
+/// The shipments linked to an order, oldest first.
+pub fn of_order(conn: &Connection, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
     Ok(conn
-        .prepare_cached(
-            "SELECT id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body, created_at, updated_at
-             FROM shipping_rules WHERE org_id = ?1 AND id = ?2",
-        )?
-        .query_row([org_id, rule_id], shipping_rules::rule_from_row)
-        .optional()?)
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM shipments s WHERE s.org_id = ?1 AND s.order_id = ?2 ORDER BY s.created_at, s.id"
+        ))?
+        .query_map([org_id, order_id], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
 /// Filters of the shipment list (DESIGN §6); timestamps in the stored form.

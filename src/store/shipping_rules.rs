@@ -76,6 +76,18 @@ pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<RuleView>
         .optional()?)
 }
 
+/// The rule alone, without what it refers to.
+pub fn get_rule(conn: &Connection, org_id: &str, id: &str) -> Result<Option<ShippingRule>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body, created_at,
+                    updated_at
+             FROM shipping_rules WHERE org_id = ?1 AND id = ?2",
+        )?
+        .query_row([org_id, id], rule_from_row)
+        .optional()?)
+}
+
 pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<RuleView>> {
     let total = count(
         conn,

@@ -12,7 +12,6 @@ use crate::{
     },
     service::{
         Actor, Ctx, Input,
-        orders::require_open,
         shipments::{self, NewShipment, ShipmentView},
     },
 };
@@ -46,7 +45,7 @@ pub async fn create_shipment(
         .write(move |tx| {
             let order =
                 crate::store::orders::get(tx, &org_id, &order_id)?.ok_or(Error::NotFound)?;
-            require_open(tx, &org_id, &order_id, "orderId")?;
+            // create_in checks the order is still open (409 once cancelled).
             let new = shipment_for(&order, request)?;
             shipments::validate(&new)?;
             let shipment = shipments::create_in(tx, &org_id, new, now)?;

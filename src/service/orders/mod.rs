@@ -56,9 +56,18 @@ pub struct ListQuery {
 }
 
 pub(crate) fn view(conn: &rusqlite::Connection, order: Order) -> Result<OrderView> {
-    let org_id = order.org_id.clone();
-    let channel = store::order_channels::get(conn, &org_id, &order.order_channel_id)?
+    let channel = store::order_channels::get(conn, &order.org_id, &order.order_channel_id)?
         .ok_or(Error::NotFound)?;
+    view_with(conn, order, channel)
+}
+
+/// `view` for an order whose channel is already at hand.
+fn view_with(
+    conn: &rusqlite::Connection,
+    order: Order,
+    channel: OrderChannel,
+) -> Result<OrderView> {
+    let org_id = order.org_id.clone();
     let shipments = store::orders::shipments(conn, &org_id, &order.id)?
         .into_iter()
         .map(|s| {
@@ -67,7 +76,7 @@ pub(crate) fn view(conn: &rusqlite::Connection, order: Order) -> Result<OrderVie
         })
         .collect::<Result<Vec<_>>>()?;
     let rule = match &order.shipping_rule_id {
-        Some(id) => store::shipping_rules::get(conn, &org_id, id)?.map(|v| v.rule),
+        Some(id) => store::shipping_rules::get_rule(conn, &org_id, id)?,
         None => None,
     };
     Ok(OrderView {
@@ -191,17 +200,8 @@ pub async fn list(
     let org_id = org_id.to_string();
     ctx.db
         .read(move |c| {
-            let paged = store::orders::list(c, &org_id, &filter, page)?;
-            let items = paged
-                .items
-                .into_iter()
-                .map(|(order, _)| view(c, order))
-                .collect::<Result<Vec<_>>>()?;
-            Ok(Paged {
-                items,
-                total: paged.total,
-                query: paged.query,
-            })
+            store::orders::list(c, &org_id, &filter, page)?
+                .try_map(|(order, channel)| view_with(c, order, channel))
         })
         .await
 }

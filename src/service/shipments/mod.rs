@@ -55,7 +55,10 @@ pub struct ShipmentView {
 /// Reads a shipment with its rule and documents.
 pub(crate) fn view(conn: &rusqlite::Connection, org_id: &str, id: &str) -> Result<ShipmentView> {
     let shipment = store::shipments::get(conn, org_id, id)?.ok_or(Error::NotFound)?;
-    let rule = store::shipments::rule_of(conn, org_id, &shipment)?;
+    let rule = match &shipment.shipping_rule_id {
+        Some(rule_id) => store::shipping_rules::get_rule(conn, org_id, rule_id)?,
+        None => None,
+    };
     let documents = store::documents::of_shipment(conn, org_id, id)?;
     Ok(ShipmentView {
         shipment,

@@ -2,8 +2,6 @@
 //! sender and receiver swapped, copies of the parcels, the return rule's carrier settings when
 //! the original's rule names one, booked at once.
 
-use serde_json::Value;
-
 use crate::{
     error::{Error, Result},
     model::{
@@ -85,29 +83,15 @@ fn return_settings(
     original: &Shipment,
 ) -> Result<(CarrierSettings, Option<String>)> {
     let rule = match &original.shipping_rule_id {
-        Some(rule_id) => store::shipping_rules::get(conn, &original.org_id, rule_id)?,
+        Some(rule_id) => store::shipping_rules::get_rule(conn, &original.org_id, rule_id)?,
         None => None,
     };
-    let return_rule = match rule.and_then(|r| r.rule.fields.return_shipping_rule_id) {
-        Some(return_id) => store::shipping_rules::get(conn, &original.org_id, &return_id)?,
+    let return_rule = match rule.and_then(|r| r.fields.return_shipping_rule_id) {
+        Some(return_id) => store::shipping_rules::get_rule(conn, &original.org_id, &return_id)?,
         None => None,
     };
     Ok(match return_rule {
-        Some(view) => {
-            let f = view.rule.fields;
-            let settings = CarrierSettings {
-                carrier_id: f.carrier_id,
-                product_id: f.settings.product_id,
-                services: f.settings.services,
-                additional_parameters: f
-                    .settings
-                    .additional_parameters
-                    .into_iter()
-                    .map(|p| (p.name, Value::String(p.val)))
-                    .collect(),
-            };
-            (settings, Some(view.rule.id))
-        }
+        Some(rule) => (rule.carrier_settings(), Some(rule.id)),
         None => (original.body.carrier_settings.clone(), None),
     })
 }

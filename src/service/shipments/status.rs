@@ -1,13 +1,10 @@
 //! Status moves, deletion, and applying a shipping rule (DESIGN §7).
 
-use serde_json::Value;
-
 use crate::{
     error::{Error, Result},
     model::{
         scope::{Resource, Scope},
-        shipment::{self, CarrierSettings},
-        status,
+        shipment, status,
         validate::Violations,
     },
     service::{
@@ -84,31 +81,20 @@ pub async fn apply_shipping_rule(
     ctx.db
         .write(move |tx| {
             let mut shipment = require(tx, &org_id, &id)?;
-            let rule = store::shipping_rules::get(tx, &org_id, &rule_id)?
-                .ok_or_else(|| {
+            let rule =
+                store::shipping_rules::get_rule(tx, &org_id, &rule_id)?.ok_or_else(|| {
                     Error::invalid(
                         "shippingRuleId",
                         format!("no shipping rule {rule_id} in this organization"),
                     )
-                })?
-                .rule;
+                })?;
             if !status::is_unbooked(&shipment.status) {
                 return Err(Error::InvalidState(format!(
                     "rules apply only before booking; this shipment is {}",
                     shipment.status
                 )));
             }
-            let settings = &rule.fields.settings;
-            shipment.body.carrier_settings = CarrierSettings {
-                carrier_id: rule.fields.carrier_id.clone(),
-                product_id: settings.product_id.clone(),
-                services: settings.services.clone(),
-                additional_parameters: settings
-                    .additional_parameters
-                    .iter()
-                    .map(|p| (p.name.clone(), Value::String(p.val.clone())))
-                    .collect(),
-            };
+            shipment.body.carrier_settings = rule.carrier_settings();
             shipment.shipping_rule_id = Some(rule.id);
             shipment.updated_at = now;
             save(tx, &shipment, Write::Update)?;

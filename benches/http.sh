@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # HTTP benchmark of the release binary on loopback: creates, gets and lists shipments with wrk.
 #   benches/http.sh [seconds per run, default 10] [connections, default 64]
+# SHIPBASE_BIN=/path/to/shipbase measures that binary instead of building target/release.
 # Installs wrk from Debian when missing. Traffic goes only to 127.0.0.1; every run is bounded.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -8,8 +9,10 @@ DURATION="${1:-10}"
 CONNECTIONS="${2:-64}"
 
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-cargo build --release --locked -q
-BIN="$PWD/target/release/shipbase"
+if [ -z "${SHIPBASE_BIN:-}" ]; then
+  cargo build --release --locked -q
+fi
+BIN="${SHIPBASE_BIN:-$PWD/target/release/shipbase}"
 
 WORK="$(mktemp -d)"
 trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT

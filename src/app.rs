@@ -5,9 +5,10 @@ use std::{sync::Arc, time::Instant};
 
 use poem::{
     Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server,
-    endpoint::EmbeddedFilesEndpoint,
+    endpoint::{EmbeddedFilesEndpoint, make_sync},
     http::{HeaderValue, header},
     listener::TcpAcceptor,
+    web::Html,
 };
 use poem_openapi::OpenApiService;
 
@@ -36,12 +37,21 @@ pub fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
 /// The whole application as one endpoint.
 pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
     let api = openapi();
-    let spec = api.spec_endpoint();
-    let docs = api.swagger_ui();
+    // Swagger UI embeds the document it shows: give it the one /openapi.json serves.
+    let docs = api
+        .swagger_ui_html()
+        .replacen(&api.spec(), api::openapi::json(), 1);
     let max_body = ctx.config.limits.max_body_bytes;
     Route::new()
-        .at("/openapi.json", spec)
-        .nest("/docs", docs)
+        .at(
+            "/openapi.json",
+            make_sync(|_| {
+                Response::builder()
+                    .content_type("application/json; charset=utf-8")
+                    .body(api::openapi::json())
+            }),
+        )
+        .at("/docs", make_sync(move |_| Html(docs.clone())))
         .nest("/static", EmbeddedFilesEndpoint::<Assets>::new())
         .nest("/", api)
         .data(ctx)

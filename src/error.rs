@@ -1,5 +1,6 @@
-//! The one domain error. It knows nothing of HTTP: the REST edge maps it to problem+json
-//! (api::problem), the MCP edge to an `isError` tool result.
+//! The one domain error. It knows nothing of HTTP or SQL: the REST edge maps it to problem+json
+//! (api::problem), the MCP edge to an `isError` tool result; the store turns database errors
+//! into `Internal`.
 
 /// One invalid field of a request, named as the client wrote it (`parcels[0].weight`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -53,21 +54,6 @@ impl Error {
 
     pub fn internal(err: impl std::fmt::Display) -> Error {
         Error::Internal(err.to_string())
-    }
-}
-
-impl From<rusqlite::Error> for Error {
-    fn from(err: rusqlite::Error) -> Error {
-        match err {
-            rusqlite::Error::QueryReturnedNoRows => Error::NotFound,
-            other => Error::Internal(format!("sqlite: {other}")),
-        }
-    }
-}
-
-impl From<r2d2::Error> for Error {
-    fn from(err: r2d2::Error) -> Error {
-        Error::Internal(format!("connection pool: {err}"))
     }
 }
 

@@ -1,17 +1,17 @@
 //! API tokens: /orgs/{orgId}/api-tokens.
 
 use poem::web::Data;
-use poem_openapi::{
-    ApiResponse, Object, OpenApi,
-    param::{Path, Query},
-    payload::Json,
-};
-use serde::Deserialize;
+use poem_openapi::{ApiResponse, OpenApi, param::Path, payload::Json};
 
 use crate::{
-    api::{ApiTags, Message, body::JsonBody, problem::ApiResult, security::BearerAuth},
-    model::org::ApiToken,
-    page_of,
+    api::{
+        ApiTags, Message,
+        body::JsonBody,
+        params::{self, LimitQuery, PageQuery},
+        problem::ApiResult,
+        security::BearerAuth,
+    },
+    model::org::{ApiToken, ApiTokenPage},
     service::{
         Ctx,
         api_tokens::{self, CreatedToken, NewToken, Rename},
@@ -20,114 +20,15 @@ use crate::{
 
 pub struct ApiTokensApi;
 
-/// Who created a token.
-#[derive(Object)]
-pub struct CreatedByOut {
-    pub id: String,
-    pub name: String,
-    pub email: String,
-}
-
-/// An API token. Its full value is never part of this record.
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct ApiTokenOut {
-    pub id: String,
-    pub name: String,
-    /// The first 12 characters of the token, to recognise it by.
-    pub token_prefix: String,
-    pub scopes: Vec<String>,
-    pub last_used_at: Option<String>,
-    pub expires_at: Option<String>,
-    pub created_at: String,
-    pub created_by: CreatedByOut,
-}
-
-impl From<ApiToken> for ApiTokenOut {
-    fn from(t: ApiToken) -> ApiTokenOut {
-        ApiTokenOut {
-            scopes: t.scopes.to_strings(),
-            id: t.id,
-            name: t.name,
-            token_prefix: t.token_prefix,
-            last_used_at: t.last_used_at,
-            expires_at: t.expires_at,
-            created_at: t.created_at,
-            created_by: CreatedByOut {
-                id: t.created_by.id,
-                name: t.created_by.name,
-                email: t.created_by.email,
-            },
-        }
-    }
-}
-
-page_of!(ApiTokenPage, ApiTokenOut);
-
-/// A new token. It may not hold scopes the calling credential lacks.
-#[derive(Object, Deserialize)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub struct ApiTokenIn {
-    #[oai(validator(min_length = 1, max_length = 100))]
-    pub name: String,
-    /// For example `["read:shipments", "write:orders"]`, or `["read:all", "write:all"]`.
-    #[oai(validator(min_items = 1))]
-    pub scopes: Vec<String>,
-    /// RFC 3339; omit for a token that does not expire.
-    pub expires_at: Option<String>,
-}
-
-impl From<ApiTokenIn> for NewToken {
-    fn from(v: ApiTokenIn) -> NewToken {
-        NewToken {
-            name: v.name,
-            scopes: v.scopes,
-            expires_at: v.expires_at,
-        }
-    }
-}
-
-/// The new token: `token` is its full value, shown only this once.
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct ApiTokenCreatedOut {
-    pub token: String,
-    pub api_token: ApiTokenOut,
-}
-
-impl From<CreatedToken> for ApiTokenCreatedOut {
-    fn from(c: CreatedToken) -> ApiTokenCreatedOut {
-        ApiTokenCreatedOut {
-            token: c.token,
-            api_token: c.record.into(),
-        }
-    }
-}
-
 #[derive(ApiResponse)]
 pub enum ApiTokenCreated {
     /// The token was created; store its value now.
     #[oai(status = 201)]
-    Created(Json<ApiTokenCreatedOut>),
-}
-
-/// A new name for a token.
-#[derive(Object, Deserialize)]
-pub struct ApiTokenPatchIn {
-    #[oai(validator(min_length = 1, max_length = 100))]
-    pub name: String,
-}
-
-impl From<ApiTokenPatchIn> for Rename {
-    fn from(v: ApiTokenPatchIn) -> Rename {
-        Rename { name: v.name }
-    }
+    Created(Json<CreatedToken>),
 }
 
 #[OpenApi(tag = "ApiTags::ApiTokens")]
 impl ApiTokensApi {
-    /// List API tokens, newest first. Scope: `read:api_tokens`.
     #[oai(
         path = "/orgs/:orgId/api-tokens",
         method = "get",
@@ -139,21 +40,14 @@ impl ApiTokensApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         /// Page number, from 1.
-        #[oai(validator(minimum(value = "1")))]
-        page: Query<Option<i64>>,
+        page: PageQuery,
         /// Items per page, 1 to 100 (default 20).
-        #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
-        limit: Query<Option<i64>>,
+        limit: LimitQuery,
     ) -> ApiResult<Json<ApiTokenPage>> {
-        Ok(Json(
-            api_tokens::list(&ctx, &auth.0, &org_id, page.0, limit.0)
-                .await?
-                .into(),
-        ))
+        let page = params::page(page, limit);
+        Ok(Json(api_tokens::list(&ctx, &auth.0, &org_id, page).await?))
     }
 
-    /// Create an API token; the response holds its value, shown only once.
-    /// Scope: `write:api_tokens`.
     #[oai(
         path = "/orgs/:orgId/api-tokens",
         method = "post",
@@ -164,13 +58,12 @@ impl ApiTokensApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<ApiTokenIn>,
+        body: JsonBody<NewToken>,
     ) -> ApiResult<ApiTokenCreated> {
-        let created = api_tokens::create(&ctx, &auth.0, &org_id, body.into_input()).await?;
-        Ok(ApiTokenCreated::Created(Json(created.into())))
+        let created = api_tokens::create(&ctx, &auth.0, &org_id, body.0).await?;
+        Ok(ApiTokenCreated::Created(Json(created)))
     }
 
-    /// Get one API token. Scope: `read:api_tokens`.
     #[oai(
         path = "/orgs/:orgId/api-tokens/:tokenId",
         method = "get",
@@ -182,15 +75,12 @@ impl ApiTokensApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "tokenId")] token_id: Path<String>,
-    ) -> ApiResult<Json<ApiTokenOut>> {
+    ) -> ApiResult<Json<ApiToken>> {
         Ok(Json(
-            api_tokens::get(&ctx, &auth.0, &org_id, &token_id)
-                .await?
-                .into(),
+            api_tokens::get(&ctx, &auth.0, &org_id, &token_id).await?,
         ))
     }
 
-    /// Rename an API token. Scope: `write:api_tokens`.
     #[oai(
         path = "/orgs/:orgId/api-tokens/:tokenId",
         method = "patch",
@@ -202,16 +92,13 @@ impl ApiTokensApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "tokenId")] token_id: Path<String>,
-        body: JsonBody<ApiTokenPatchIn>,
-    ) -> ApiResult<Json<ApiTokenOut>> {
+        body: JsonBody<Rename>,
+    ) -> ApiResult<Json<ApiToken>> {
         Ok(Json(
-            api_tokens::rename(&ctx, &auth.0, &org_id, &token_id, body.into_input())
-                .await?
-                .into(),
+            api_tokens::rename(&ctx, &auth.0, &org_id, &token_id, body.0).await?,
         ))
     }
 
-    /// Revoke an API token; its next request gets 401. Scope: `write:api_tokens`.
     #[oai(
         path = "/orgs/:orgId/api-tokens/:tokenId",
         method = "delete",

@@ -18,13 +18,6 @@ use crate::{
 
 pub struct JsonBody<T>(pub Input<T>);
 
-impl<T> JsonBody<T> {
-    /// The decoded body, converted to the service's input type.
-    pub fn into_input<U: From<T>>(self) -> Input<U> {
-        self.0.map(U::from)
-    }
-}
-
 impl<T: Type> Payload for JsonBody<T> {
     const CONTENT_TYPE: &'static str = "application/json";
 
@@ -69,20 +62,6 @@ async fn read_limited(request: &Request, body: &mut RequestBody) -> poem::Result
             other => ApiError::from(crate::error::Error::InvalidJson(other.to_string())),
         })?;
     Ok(bytes.to_vec())
-}
-
-/// For optional fields that may be left out but not set to null: use with
-/// `#[serde(default, deserialize_with = "not_null")]`.
-pub fn not_null<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de>,
-{
-    use serde::{Deserialize as _, de::Error as _};
-    match Option::<T>::deserialize(deserializer)? {
-        Some(value) => Ok(Some(value)),
-        None => Err(D::Error::custom("must not be null")),
-    }
 }
 
 /// A JSON body kept as raw bytes, for receivers that verify a signature over the exact bytes

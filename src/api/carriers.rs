@@ -1,197 +1,24 @@
 //! Carriers: /orgs/{orgId}/carriers and /orgs/{orgId}/available-carriers.
 
-use std::collections::BTreeMap;
-
 use poem::web::Data;
-use poem_openapi::{
-    Object, OpenApi,
-    param::{Path, Query},
-    payload::Json,
-};
-use serde::Deserialize;
-use serde_json::Value;
+use poem_openapi::{OpenApi, param::Path, payload::Json};
 
 use crate::{
     api::{
-        ApiTags, Created, Message, body::JsonBody, problem::ApiResult, security::BearerAuth,
-        sender_addresses::SenderAddressOut,
+        ApiTags, Created, Message,
+        body::JsonBody,
+        params::{self, LimitQuery, PageQuery},
+        problem::ApiResult,
+        security::BearerAuth,
     },
-    carriers::{CarrierField, CarrierInfo, Offer},
-    model::{
-        address::SenderAddress,
-        carrier::{Carrier, CarrierFields},
-    },
-    page_of,
+    model::carrier::{AvailableCarrier, CarrierFields, CarrierPage, CarrierView},
     service::{Ctx, carriers},
 };
 
 pub struct CarriersApi;
 
-/// A carrier to create, or the full replacement of one.
-#[derive(Object, Deserialize)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub struct CarrierIn {
-    #[oai(validator(min_length = 1))]
-    pub name: String,
-    /// The carrier type: a `slug` of GET /orgs/{orgId}/available-carriers.
-    #[oai(validator(min_length = 1))]
-    pub carrier_slug: String,
-    /// Settings of the carrier type; its `requiredFields` must be present.
-    pub config: BTreeMap<String, Value>,
-    pub sender_address_id: String,
-}
-
-impl From<CarrierIn> for CarrierFields {
-    fn from(v: CarrierIn) -> CarrierFields {
-        CarrierFields {
-            name: v.name,
-            carrier_slug: v.carrier_slug,
-            config: v.config.into_iter().collect(),
-            sender_address_id: v.sender_address_id,
-        }
-    }
-}
-
-/// A configured carrier.
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct CarrierOut {
-    pub id: String,
-    pub name: String,
-    pub carrier_slug: String,
-    pub config: BTreeMap<String, Value>,
-    pub sender_address_id: String,
-    pub org_id: String,
-    pub created_at: String,
-    pub updated_at: String,
-    /// The carrier's sender address (absent where a carrier is embedded in a shipping rule).
-    #[oai(skip_serializing_if_is_none)]
-    pub sender_address: Option<SenderAddressOut>,
-}
-
-impl From<Carrier> for CarrierOut {
-    fn from(c: Carrier) -> CarrierOut {
-        CarrierOut {
-            id: c.id,
-            name: c.fields.name,
-            carrier_slug: c.fields.carrier_slug,
-            config: c.fields.config.into_iter().collect(),
-            sender_address_id: c.fields.sender_address_id,
-            org_id: c.org_id,
-            created_at: c.created_at,
-            updated_at: c.updated_at,
-            sender_address: None,
-        }
-    }
-}
-
-impl From<(Carrier, SenderAddress)> for CarrierOut {
-    fn from((carrier, address): (Carrier, SenderAddress)) -> CarrierOut {
-        CarrierOut {
-            sender_address: Some(address.into()),
-            ..carrier.into()
-        }
-    }
-}
-
-page_of!(CarrierPage, CarrierOut);
-
-/// One choice of a select field.
-#[derive(Object)]
-pub struct CarrierFieldOptionOut {
-    pub name: String,
-    pub key: String,
-    pub value: String,
-}
-
-/// A configuration field of a carrier type.
-#[derive(Object)]
-pub struct CarrierFieldOut {
-    pub name: String,
-    pub key: String,
-    /// `string`, `password` or `select`.
-    #[oai(rename = "type")]
-    pub kind: String,
-    pub description: String,
-    pub options: Vec<CarrierFieldOptionOut>,
-    pub required: bool,
-}
-
-impl From<&CarrierField> for CarrierFieldOut {
-    fn from(f: &CarrierField) -> CarrierFieldOut {
-        CarrierFieldOut {
-            name: f.name.into(),
-            key: f.key.into(),
-            kind: f.kind.into(),
-            description: f.description.into(),
-            options: f
-                .options
-                .iter()
-                .map(|o| CarrierFieldOptionOut {
-                    name: o.name.into(),
-                    key: o.key.into(),
-                    value: o.value.into(),
-                })
-                .collect(),
-            required: f.required,
-        }
-    }
-}
-
-/// A product or service a carrier type offers.
-#[derive(Object)]
-pub struct OfferOut {
-    pub id: String,
-    pub name: String,
-}
-
-impl From<&Offer> for OfferOut {
-    fn from(o: &Offer) -> OfferOut {
-        OfferOut {
-            id: o.id.into(),
-            name: o.name.into(),
-        }
-    }
-}
-
-/// A carrier type this server can book with.
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct AvailableCarrierOut {
-    pub name: String,
-    pub slug: String,
-    pub group: String,
-    pub description: String,
-    pub logo: Option<String>,
-    pub learn_more_url: Option<String>,
-    pub required_fields: Vec<CarrierFieldOut>,
-    pub optional_fields: Vec<CarrierFieldOut>,
-    pub products: Vec<OfferOut>,
-    pub services: Vec<OfferOut>,
-}
-
-impl From<CarrierInfo> for AvailableCarrierOut {
-    fn from(info: CarrierInfo) -> AvailableCarrierOut {
-        let (required, optional): (Vec<_>, Vec<_>) = info.fields.iter().partition(|f| f.required);
-        AvailableCarrierOut {
-            name: info.name.into(),
-            slug: info.slug.into(),
-            group: info.group.into(),
-            description: info.description.into(),
-            logo: None,
-            learn_more_url: None,
-            required_fields: required.into_iter().map(Into::into).collect(),
-            optional_fields: optional.into_iter().map(Into::into).collect(),
-            products: info.products.iter().map(Into::into).collect(),
-            services: info.services.iter().map(Into::into).collect(),
-        }
-    }
-}
-
 #[OpenApi(tag = "ApiTags::Carriers")]
 impl CarriersApi {
-    /// Create a carrier. Scope: `write:carriers`.
     #[oai(
         path = "/orgs/:orgId/carriers",
         method = "post",
@@ -202,14 +29,13 @@ impl CarriersApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<CarrierIn>,
-    ) -> ApiResult<Created<CarrierOut>> {
+        body: JsonBody<CarrierFields>,
+    ) -> ApiResult<Created<CarrierView>> {
         Ok(Created::new(
-            carriers::create(&ctx, &auth.0, &org_id, body.into_input()).await?,
+            carriers::create(&ctx, &auth.0, &org_id, body.0).await?,
         ))
     }
 
-    /// List carriers, newest first, each with its sender address. Scope: `read:carriers`.
     #[oai(
         path = "/orgs/:orgId/carriers",
         method = "get",
@@ -221,20 +47,14 @@ impl CarriersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         /// Page number, from 1.
-        #[oai(validator(minimum(value = "1")))]
-        page: Query<Option<i64>>,
+        page: PageQuery,
         /// Items per page, 1 to 100 (default 20).
-        #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
-        limit: Query<Option<i64>>,
+        limit: LimitQuery,
     ) -> ApiResult<Json<CarrierPage>> {
-        Ok(Json(
-            carriers::list(&ctx, &auth.0, &org_id, page.0, limit.0)
-                .await?
-                .into(),
-        ))
+        let page = params::page(page, limit);
+        Ok(Json(carriers::list(&ctx, &auth.0, &org_id, page).await?))
     }
 
-    /// Get a carrier. Scope: `read:carriers`.
     #[oai(
         path = "/orgs/:orgId/carriers/:carrierId",
         method = "get",
@@ -246,15 +66,12 @@ impl CarriersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "carrierId")] carrier_id: Path<String>,
-    ) -> ApiResult<Json<CarrierOut>> {
+    ) -> ApiResult<Json<CarrierView>> {
         Ok(Json(
-            carriers::get(&ctx, &auth.0, &org_id, &carrier_id)
-                .await?
-                .into(),
+            carriers::get(&ctx, &auth.0, &org_id, &carrier_id).await?,
         ))
     }
 
-    /// Replace a carrier. Scope: `write:carriers`.
     #[oai(
         path = "/orgs/:orgId/carriers/:carrierId",
         method = "put",
@@ -266,16 +83,13 @@ impl CarriersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "carrierId")] carrier_id: Path<String>,
-        body: JsonBody<CarrierIn>,
-    ) -> ApiResult<Json<CarrierOut>> {
+        body: JsonBody<CarrierFields>,
+    ) -> ApiResult<Json<CarrierView>> {
         Ok(Json(
-            carriers::update(&ctx, &auth.0, &org_id, &carrier_id, body.into_input())
-                .await?
-                .into(),
+            carriers::update(&ctx, &auth.0, &org_id, &carrier_id, body.0).await?,
         ))
     }
 
-    /// Delete a carrier; 409 while a shipping rule uses it. Scope: `write:carriers`.
     #[oai(
         path = "/orgs/:orgId/carriers/:carrierId",
         method = "delete",
@@ -292,7 +106,7 @@ impl CarriersApi {
         Ok(Message::new("carrier deleted"))
     }
 
-    /// The carrier types this server can book with (a plain array). Scope: `read:carriers`.
+    /// The answer is a plain array.
     #[oai(
         path = "/orgs/:orgId/available-carriers",
         method = "get",
@@ -302,12 +116,7 @@ impl CarriersApi {
         &self,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-    ) -> ApiResult<Json<Vec<AvailableCarrierOut>>> {
-        Ok(Json(
-            carriers::available(&auth.0, &org_id)?
-                .into_iter()
-                .map(Into::into)
-                .collect(),
-        ))
+    ) -> ApiResult<Json<Vec<AvailableCarrier>>> {
+        Ok(Json(carriers::available(&auth.0, &org_id)?))
     }
 }

@@ -1,4 +1,6 @@
-//! The REST API: one poem-openapi `OpenApi` per resource; handlers parse, call `service`, map.
+//! The REST API: one poem-openapi `OpenApi` per resource; handlers take the request apart, call
+//! the service, and answer with the representation it returns. Summaries and scopes of the
+//! documented operations come from the operations table (`openapi`).
 
 use poem_openapi::Tags;
 
@@ -7,14 +9,16 @@ pub mod body;
 pub mod carriers;
 pub mod health;
 pub mod home;
+pub mod openapi;
 pub mod order_channels;
 pub mod orders;
 pub mod orgs;
-pub mod page;
+pub mod params;
 pub mod problem;
 pub mod quotes;
 pub mod security;
 pub mod sender_addresses;
+pub mod shipment_ops;
 pub mod shipments;
 pub mod shipping_rules;
 
@@ -48,24 +52,12 @@ pub fn all() -> impl poem_openapi::OpenApi {
         carriers::CarriersApi,
         shipping_rules::ShippingRulesApi,
         shipments::ShipmentsApi,
-        shipments::ops::ShipmentOpsApi,
+        shipments::ShipmentOpsApi,
         quotes::QuotesApi,
         order_channels::OrderChannelsApi,
         orders::OrdersApi,
         api_tokens::ApiTokensApi,
     )
-}
-
-/// `From<$from> for $to` for two structs with the same fields, listed once.
-#[macro_export]
-macro_rules! same_fields {
-    ($from:ident => $to:ident { $($field:ident),* $(,)? }) => {
-        impl From<$from> for $to {
-            fn from(v: $from) -> $to {
-                $to { $($field: v.$field),* }
-            }
-        }
-    };
 }
 
 /// 201 with the created resource (DESIGN §16).

@@ -2,11 +2,17 @@
 //! services it offers. `registry()` lists exactly the adapters that exist.
 
 use ring::rand::{SecureRandom, SystemRandom};
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use serde_json::Value;
 
 use crate::{
     error::{Error, Result},
-    model::{carrier::Carrier, shipment::Shipment, validate::Violations},
+    model::{
+        carrier::{self as model, Carrier},
+        shipment::Shipment,
+        validate::Violations,
+    },
 };
 
 pub mod label;
@@ -51,6 +57,54 @@ pub struct CarrierInfo {
     pub services: Vec<Offer>,
 }
 
+impl From<&CarrierField> for model::CarrierField {
+    fn from(f: &CarrierField) -> model::CarrierField {
+        model::CarrierField {
+            name: f.name.into(),
+            key: f.key.into(),
+            kind: f.kind.into(),
+            description: f.description.into(),
+            options: f
+                .options
+                .iter()
+                .map(|o| model::FieldOption {
+                    name: o.name.into(),
+                    key: o.key.into(),
+                    value: o.value.into(),
+                })
+                .collect(),
+            required: f.required,
+        }
+    }
+}
+
+impl From<&Offer> for model::Offer {
+    fn from(o: &Offer) -> model::Offer {
+        model::Offer {
+            id: o.id.into(),
+            name: o.name.into(),
+        }
+    }
+}
+
+impl From<CarrierInfo> for model::AvailableCarrier {
+    fn from(info: CarrierInfo) -> model::AvailableCarrier {
+        let (required, optional): (Vec<_>, Vec<_>) = info.fields.iter().partition(|f| f.required);
+        model::AvailableCarrier {
+            name: info.name.into(),
+            slug: info.slug.into(),
+            group: info.group.into(),
+            description: info.description.into(),
+            logo: None,
+            learn_more_url: None,
+            required_fields: required.into_iter().map(Into::into).collect(),
+            optional_fields: optional.into_iter().map(Into::into).collect(),
+            products: info.products.iter().map(Into::into).collect(),
+            services: info.services.iter().map(Into::into).collect(),
+        }
+    }
+}
+
 /// What a carrier answers to a booking.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Booking {
@@ -89,7 +143,11 @@ pub fn find(slug: &str) -> Option<Box<dyn CarrierAdapter>> {
 
 /// Checks a carrier's `config` against the adapter's fields: every required key present and
 /// non-empty, every known key a string (select fields: one of the options).
-pub fn validate_config(info: &CarrierInfo, config: &Map<String, Value>, errors: &mut Violations) {
+pub fn validate_config(
+    info: &CarrierInfo,
+    config: &BTreeMap<String, Value>,
+    errors: &mut Violations,
+) {
     for field in &info.fields {
         let at = format!("config.{}", field.key);
         match config.get(field.key) {
@@ -131,7 +189,7 @@ mod tests {
             &find("sandbox")
                 .map(|a| a.info())
                 .unwrap_or_else(|| panic!()),
-            &Map::new(),
+            &BTreeMap::new(),
             &mut errors,
         );
         assert!(errors.finish().is_ok());
@@ -170,7 +228,7 @@ mod tests {
             services: vec![],
         };
         let mut errors = Violations::new();
-        let config: Map<String, Value> =
+        let config: BTreeMap<String, Value> =
             serde_json::from_str(r#"{"mode": "test", "extra": 1}"#).unwrap_or_default();
         validate_config(&info, &config, &mut errors);
         match errors.finish() {

@@ -3,7 +3,6 @@
 use poem_openapi::types::ToJSON;
 
 use crate::{
-    api::orgs::{OrgOut, UserOut},
     model::scope::ScopeSet,
     service::{
         Actor, Ctx, Input,
@@ -67,8 +66,8 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
         .map_err(super::describe)?;
     if json {
         super::print_json(&serde_json::json!({
-            "org": OrgOut::from(created.org).to_json(),
-            "user": UserOut::from(created.user).to_json(),
+            "org": created.org.to_json(),
+            "user": created.user.to_json(),
             "token": token.token,
         }));
     } else {

@@ -3,10 +3,9 @@
 use poem_openapi::types::ToJSON;
 
 use crate::{
-    api::api_tokens::{ApiTokenCreatedOut, ApiTokenOut},
     model::{scope::ScopeSet, time},
     service::{
-        Actor, Ctx, Input,
+        Actor, Ctx, Input, PageParams,
         api_tokens::{self, NewToken},
     },
 };
@@ -75,38 +74,32 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
                 .await
                 .map_err(|e| super::describe_missing(e, &format!("organization {org}")))?;
             if json {
-                super::print_json(
-                    &ApiTokenCreatedOut::from(created)
-                        .to_json()
-                        .unwrap_or_default(),
-                );
+                super::print_json(&created.to_json().unwrap_or_default());
             } else {
-                println!(
-                    "{}  {}  {}",
-                    created.record.id, created.record.name, created.record.scopes
-                );
+                let record = &created.api_token;
+                println!("{}  {}  {}", record.id, record.name, record.scopes);
                 println!("{}", created.token);
                 println!("The token is shown only now; keep it somewhere safe.");
             }
         }
         Command::List { org, json } => {
             let mut tokens = Vec::new();
-            for page in 1.. {
-                let paged = api_tokens::list(ctx, &admin, &org, Some(page), Some(100))
+            for page in 1u32.. {
+                let params = PageParams {
+                    page: Some(page.to_string()),
+                    limit: Some("100".into()),
+                };
+                let listed = api_tokens::list(ctx, &admin, &org, params)
                     .await
                     .map_err(|e| super::describe_missing(e, &format!("organization {org}")))?;
-                let done = u64::try_from(page * 100).unwrap_or(u64::MAX) >= paged.total;
-                tokens.extend(paged.items);
+                let done = u64::from(page) >= listed.total_pages;
+                tokens.extend(listed.data);
                 if done {
                     break;
                 }
             }
             if json {
-                let records: Vec<_> = tokens
-                    .into_iter()
-                    .filter_map(|t| ApiTokenOut::from(t).to_json())
-                    .collect();
-                super::print_json(&serde_json::Value::Array(records));
+                super::print_json(&tokens.to_json().unwrap_or_default());
             } else {
                 for t in tokens {
                     let used = t.last_used_at.as_deref().unwrap_or("never used");

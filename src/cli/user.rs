@@ -5,7 +5,7 @@ use std::io::BufRead;
 use poem_openapi::types::ToJSON;
 
 use crate::{
-    api::orgs::UserOut,
+    model::org::UserView,
     service::{
         Actor, Ctx, Input,
         users::{self, NewMember},
@@ -63,7 +63,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
                 .await
                 .map_err(|e| super::describe_missing(e, &format!("organization {org}")))?;
             if json {
-                super::print_json(&UserOut::from(user).to_json().unwrap_or_default());
+                super::print_json(&UserView::from(user).to_json().unwrap_or_default());
             } else {
                 println!(
                     "{} ({}) added as {}",

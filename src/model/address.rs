@@ -1,11 +1,12 @@
 //! Sender addresses (SPEC §2 SenderAddress) and their rules.
 
+use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{country, validate::Violations};
 
-/// Customs identifiers of a sender (all optional).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Customs identifiers of the sender (all optional).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Object)]
 #[serde(default)]
 pub struct Customs {
     pub voec: Option<String>,
@@ -16,30 +17,48 @@ pub struct Customs {
     pub duns: Option<String>,
 }
 
-/// The writable fields of a sender address.
-#[derive(Clone, Debug, PartialEq)]
+/// The writable fields of a sender address: the body of a create or a full replacement.
+#[derive(Clone, Debug, PartialEq, Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "SenderAddressIn", rename_all = "camelCase")]
 pub struct AddressFields {
+    /// Label of the address.
+    #[oai(validator(min_length = 1))]
     pub name: String,
+    /// Attention contact.
+    #[oai(validator(min_length = 1))]
     pub att_contact: String,
+    #[oai(validator(min_length = 1))]
     pub address1: String,
     pub address2: Option<String>,
+    #[oai(validator(min_length = 1))]
     pub zipcode: String,
+    #[oai(validator(min_length = 1))]
     pub city: String,
+    #[oai(validator(min_length = 1))]
     pub phone: String,
+    /// ISO 3166-1 alpha-2 or alpha-3.
+    #[oai(validator(min_length = 2, max_length = 3))]
     pub country_code: String,
+    #[oai(validator(min_length = 1))]
     pub state: String,
     pub email: String,
     pub customs: Option<Customs>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// A sender address.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
 pub struct SenderAddress {
     pub id: String,
-    pub org_id: String,
+    #[oai(flatten)]
     pub fields: AddressFields,
+    pub org_id: String,
     pub created_at: String,
     pub updated_at: String,
 }
+
+crate::page_of!(SenderAddressPage, SenderAddress);
 
 impl AddressFields {
     pub fn validate(&self, errors: &mut Violations) {

@@ -1,23 +1,94 @@
 //! Carriers an organization has configured (SPEC §2 Carrier).
 
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
-/// The writable fields of a carrier.
-#[derive(Clone, Debug, PartialEq)]
+use poem_openapi::Object;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::model::address::SenderAddress;
+
+/// The writable fields of a carrier: the body of a create or a full replacement.
+#[derive(Clone, Debug, PartialEq, Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "CarrierIn", rename_all = "camelCase")]
 pub struct CarrierFields {
+    #[oai(validator(min_length = 1))]
     pub name: String,
-    /// Which adapter books with it (`sandbox`, `manual`, …).
+    /// The carrier type: a `slug` of GET /orgs/{orgId}/available-carriers.
+    #[oai(validator(min_length = 1))]
     pub carrier_slug: String,
-    /// Adapter settings, checked against the adapter's fields.
-    pub config: Map<String, Value>,
+    /// Settings of the carrier type; its `requiredFields` must be present.
+    pub config: BTreeMap<String, Value>,
     pub sender_address_id: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// A carrier as stored.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "CarrierRecord", rename_all = "camelCase")]
 pub struct Carrier {
     pub id: String,
     pub org_id: String,
+    #[oai(flatten)]
     pub fields: CarrierFields,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// A configured carrier, with its sender address where the answer includes it (create, get,
+/// list; not inside a shipping rule).
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "Carrier", rename_all = "camelCase")]
+pub struct CarrierView {
+    #[oai(flatten)]
+    pub carrier: Carrier,
+    #[oai(skip_serializing_if_is_none)]
+    pub sender_address: Option<SenderAddress>,
+}
+
+crate::page_of!(CarrierPage, CarrierView);
+
+/// One choice of a select field.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "CarrierFieldOption")]
+pub struct FieldOption {
+    pub name: String,
+    pub key: String,
+    pub value: String,
+}
+
+/// A configuration field of a carrier type (SPEC §2 CarrierField).
+#[derive(Clone, Debug, PartialEq, Object)]
+pub struct CarrierField {
+    pub name: String,
+    pub key: String,
+    /// `string`, `password` or `select`.
+    #[oai(rename = "type")]
+    pub kind: String,
+    pub description: String,
+    pub options: Vec<FieldOption>,
+    pub required: bool,
+}
+
+/// A product or service a carrier type offers.
+#[derive(Clone, Debug, PartialEq, Object)]
+pub struct Offer {
+    pub id: String,
+    pub name: String,
+}
+
+/// A carrier type this server can book with (SPEC §2 AvailableCarrier).
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AvailableCarrier {
+    pub name: String,
+    pub slug: String,
+    pub group: String,
+    pub description: String,
+    pub logo: Option<String>,
+    pub learn_more_url: Option<String>,
+    pub required_fields: Vec<CarrierField>,
+    pub optional_fields: Vec<CarrierField>,
+    pub products: Vec<Offer>,
+    pub services: Vec<Offer>,
 }

@@ -1,11 +1,16 @@
 //! Documents of a shipment (SPEC §2 Document): labels as PDF.
 
+use poem_openapi::{Object, types::Base64};
+
 pub const LABEL: &str = "label";
 pub const PDF: &str = "pdf";
 
-#[derive(Clone, Debug, PartialEq)]
+/// A document of a shipment; `content` is the file, base64-encoded.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
 pub struct Document {
     pub id: String,
+    #[oai(skip)]
     pub org_id: String,
     pub shipment_id: String,
     /// `label`.
@@ -15,7 +20,7 @@ pub struct Document {
     /// `A4` or `100X150`.
     pub size: String,
     /// The file itself.
-    pub content: Vec<u8>,
+    pub content: Base64<Vec<u8>>,
     pub created_at: String,
     pub updated_at: String,
 }

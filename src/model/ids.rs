@@ -14,6 +14,7 @@ pub const ORDER_LINE: &str = "oln";
 pub const DOCUMENT: &str = "doc";
 pub const ORDER: &str = "ord";
 pub const ORDER_CHANNEL: &str = "och";
+pub const EVENT: &str = "evt";
 
 /// One generator for the process, so ids made within the same millisecond still sort in the
 /// order they were made: lists ordered by (createdAt, id) are then truly newest first.

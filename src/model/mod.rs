@@ -1,4 +1,6 @@
-//! Plain types and rules with no I/O: ids, time, scopes, organizations, validation.
+//! Plain types and rules with no I/O: ids, time, scopes, organizations, validation, and the one
+//! public representation of each resource (poem-openapi `Object`s, shared by REST, MCP, the CLI's
+//! `--json` and webhook payloads; serde for the JSON columns and request bodies).
 
 /// Sender addresses.
 pub mod address;
@@ -8,12 +10,16 @@ pub mod carrier;
 pub mod country;
 /// Shipment documents (labels).
 pub mod document;
+/// Events written to the outbox.
+pub mod event;
 /// `<kind>_<ULID>` identifiers.
 pub mod ids;
 /// Orders and order channels.
 pub mod order;
-/// Organizations: slug, currency and field rules.
+/// Organizations, users and API tokens.
 pub mod org;
+/// Pages of a list and their envelope.
+pub mod page;
 /// Shipping rules and their conditions.
 pub mod rule;
 /// Scopes (`read:shipments`, `write:all`) and what they grant.
@@ -22,9 +28,56 @@ pub mod scope;
 pub mod shipment;
 /// Taking units out of a parcel: split and batch split math.
 pub mod split;
-/// The shipment status machine.
+/// Statuses of shipments, orders and tracking, and the shipment status machine.
 pub mod status;
 /// RFC 3339 timestamps with millisecond precision.
 pub mod time;
+/// Plan counters.
+pub mod usage;
 /// Field-level validation that collects every problem of a request.
 pub mod validate;
+
+/// An enum of fixed string values, the same in storage (serde), on the wire and in the OpenAPI
+/// document (poem-openapi `Enum`), with `as_str`, `parse` and `ALL`.
+#[macro_export]
+macro_rules! string_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord,
+            serde::Serialize, serde::Deserialize, poem_openapi::Enum,
+        )]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text)] #[oai(rename = $text)] $variant),+
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+
+            pub fn parse(text: &str) -> Option<$name> {
+                match text {
+                    $($text => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+
+            /// `a, b, c`: the values, for messages.
+            pub fn names() -> String {
+                [$($text),+].join(", ")
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}

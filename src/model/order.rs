@@ -1,44 +1,78 @@
 //! Orders and order channels (SPEC §2 Order, DESIGN §8), and how an order's status follows its
 //! shipments.
 
+use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::validate::Violations;
+use crate::model::{
+    rule::ShippingRuleSummary, shipment::ShipmentSummary, status::OrderStatus, validate::Violations,
+};
 
 pub const CHANNEL_TYPES: [&str; 2] = ["manual", "shopify"];
-pub const STATUSES: [&str; 6] = [
-    "pending",
-    "processing",
-    "partially_fulfilled",
-    "fulfilled",
-    "error",
-    "cancelled",
-];
 
-#[derive(Clone, Debug, PartialEq)]
+/// A channel orders come in through, as stored.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "OrderChannelRecord", rename_all = "camelCase")]
 pub struct OrderChannel {
     pub id: String,
-    pub org_id: String,
     pub name: String,
+    /// `manual` or `shopify`.
+    #[oai(rename = "type")]
     pub kind: String,
     pub shop_domain: Option<String>,
-    /// Shopify signs its webhooks with this secret.
+    /// Shopify signs its webhooks with this secret; shown only when the channel is created.
+    #[oai(skip)]
     pub webhook_secret: Option<String>,
+    pub org_id: String,
     pub created_at: String,
     pub updated_at: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// An order channel.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "OrderChannel", rename_all = "camelCase")]
+pub struct OrderChannelView {
+    #[oai(flatten)]
+    pub channel: OrderChannel,
+    /// Where Shopify delivers orders/create and orders/updated (shopify channels).
+    pub webhook_url: Option<String>,
+    /// The webhook signing secret: present only in the response that creates the channel.
+    #[oai(skip_serializing_if_is_none)]
+    pub webhook_secret: Option<String>,
+}
+
+impl OrderChannelView {
+    /// The channel as shown; `with_secret` only for the answer that creates it.
+    pub fn new(channel: OrderChannel, base_url: &str, with_secret: bool) -> OrderChannelView {
+        OrderChannelView {
+            webhook_url: (channel.kind == "shopify")
+                .then(|| format!("{base_url}/channels/{}/shopify/orders", channel.id)),
+            webhook_secret: if with_secret {
+                channel.webhook_secret.clone()
+            } else {
+                None
+            },
+            channel,
+        }
+    }
+}
+
+/// A line of an order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase", default)]
+#[oai(rename_all = "camelCase")]
 pub struct OrderLine {
     pub name: String,
+    /// Greater than 0.
     pub quantity: f64,
     pub sku: Option<String>,
     pub unit_price: Option<f64>,
     pub total_price: Option<f64>,
     pub currency: Option<String>,
+    /// Weight of one unit.
     pub weight: Option<f64>,
+    /// kg, g, lb or oz.
     pub weight_unit: Option<String>,
     pub variant_id: Option<String>,
     pub product_id: Option<String>,
@@ -53,13 +87,16 @@ pub struct OrderLine {
     pub vendor: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Where an order goes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase", default)]
+#[oai(rename_all = "camelCase")]
 pub struct ShippingAddress {
     pub name: Option<String>,
     pub address1: Option<String>,
     pub city: Option<String>,
     pub postal_code: Option<String>,
+    /// ISO 3166-1 alpha-2.
     pub country_code: Option<String>,
     pub attention: Option<String>,
     pub company: Option<String>,
@@ -72,8 +109,9 @@ pub struct ShippingAddress {
 }
 
 /// The parts of an order stored together as JSON.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase", default)]
+#[oai(rename_all = "camelCase")]
 pub struct OrderBody {
     pub order_lines: Vec<OrderLine>,
     pub customer_name: Option<String>,
@@ -85,19 +123,84 @@ pub struct OrderBody {
     pub external_data: Option<Value>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// An order as stored.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "OrderRecord", rename_all = "camelCase")]
 pub struct Order {
     pub id: String,
     pub org_id: String,
     pub order_channel_id: String,
     pub order_number: String,
     pub external_id: Option<String>,
-    pub status: String,
+    pub status: OrderStatus,
     pub shipping_rule_id: Option<String>,
+    #[oai(flatten)]
     pub body: OrderBody,
     pub created_at: String,
     pub updated_at: String,
 }
+
+/// A manual order (DESIGN §16: orderChannelId and the writable Order fields).
+#[derive(Clone, Debug, PartialEq, Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "OrderIn", rename_all = "camelCase")]
+pub struct NewOrder {
+    /// A channel of type manual.
+    pub order_channel_id: String,
+    #[oai(validator(min_length = 1))]
+    pub order_number: String,
+    #[serde(default)]
+    #[oai(default)]
+    pub order_lines: Vec<OrderLine>,
+    pub external_id: Option<String>,
+    pub customer_name: Option<String>,
+    pub customer_email: Option<String>,
+    pub notes: Option<String>,
+    pub currency: Option<String>,
+    pub total_amount: Option<f64>,
+    pub shipping_address: Option<ShippingAddress>,
+    pub external_data: Option<Value>,
+    pub shipping_rule_id: Option<String>,
+}
+
+impl NewOrder {
+    /// The parts stored as JSON.
+    pub fn body(&self) -> OrderBody {
+        OrderBody {
+            order_lines: self.order_lines.clone(),
+            customer_name: self.customer_name.clone(),
+            customer_email: self.customer_email.clone(),
+            notes: self.notes.clone(),
+            currency: self.currency.clone(),
+            total_amount: self.total_amount,
+            shipping_address: self.shipping_address.clone(),
+            external_data: self.external_data.clone(),
+        }
+    }
+}
+
+/// `{id, name, type}` of an order's channel.
+#[derive(Clone, Debug, PartialEq, Object)]
+pub struct OrderChannelRef {
+    pub id: String,
+    pub name: String,
+    #[oai(rename = "type")]
+    pub kind: String,
+}
+
+/// An order with its channel, its shipments and its rule (SPEC §2 Order).
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "Order", rename_all = "camelCase")]
+pub struct OrderView {
+    #[oai(flatten)]
+    pub order: Order,
+    pub order_channel: OrderChannelRef,
+    pub shipments: Vec<ShipmentSummary>,
+    pub shipping_rule: Option<ShippingRuleSummary>,
+}
+
+crate::page_of!(OrderPage, OrderView);
+crate::page_of!(OrderChannelPage, OrderChannelView);
 
 impl OrderLine {
     /// The weight of one unit in kilograms (0 when unknown).
@@ -162,19 +265,26 @@ pub struct ShipmentTally {
 }
 
 /// The status an order has given its shipments. A cancelled order stays cancelled.
-pub fn status_for(current: &str, tally: ShipmentTally) -> &'static str {
-    if current == "cancelled" {
-        "cancelled"
+pub fn status_for(current: OrderStatus, tally: ShipmentTally) -> OrderStatus {
+    if current == OrderStatus::Cancelled {
+        OrderStatus::Cancelled
     } else if tally.active == 0 {
-        "pending"
+        OrderStatus::Pending
     } else if tally.dispatched == tally.active {
-        "fulfilled"
+        OrderStatus::Fulfilled
     } else if tally.dispatched + tally.partly_dispatched > 0 {
-        "partially_fulfilled"
+        OrderStatus::PartiallyFulfilled
     } else if tally.error > 0 {
-        "error"
+        OrderStatus::Error
     } else {
-        "processing"
+        OrderStatus::Processing
+    }
+}
+
+impl Order {
+    /// Whether shipments may still be added (a cancelled order takes none).
+    pub fn accepts_shipments(&self) -> bool {
+        self.status != OrderStatus::Cancelled
     }
 }
 
@@ -198,22 +308,19 @@ mod tests {
 
     #[test]
     fn status_follows_shipments() {
-        assert_eq!(status_for("pending", tally(0, 0, 0, 0)), "pending");
-        assert_eq!(status_for("pending", tally(1, 0, 0, 0)), "processing");
-        assert_eq!(
-            status_for("processing", tally(2, 1, 0, 0)),
-            "partially_fulfilled"
-        );
-        assert_eq!(
-            status_for("processing", tally(2, 0, 1, 0)),
-            "partially_fulfilled"
-        );
-        assert_eq!(
-            status_for("partially_fulfilled", tally(2, 2, 0, 0)),
-            "fulfilled"
-        );
-        assert_eq!(status_for("processing", tally(2, 0, 0, 1)), "error");
-        assert_eq!(status_for("cancelled", tally(2, 2, 0, 0)), "cancelled");
+        use OrderStatus::*;
+        let cases = [
+            (Pending, tally(0, 0, 0, 0), Pending),
+            (Pending, tally(1, 0, 0, 0), Processing),
+            (Processing, tally(2, 1, 0, 0), PartiallyFulfilled),
+            (Processing, tally(2, 0, 1, 0), PartiallyFulfilled),
+            (PartiallyFulfilled, tally(2, 2, 0, 0), Fulfilled),
+            (Processing, tally(2, 0, 0, 1), Error),
+            (Cancelled, tally(2, 2, 0, 0), Cancelled),
+        ];
+        for (current, t, expected) in cases {
+            assert_eq!(status_for(current, t), expected, "{current} {t:?}");
+        }
     }
 
     #[test]

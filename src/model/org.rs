@@ -1,4 +1,9 @@
-//! Organization rules (SPEC §2 Organization): slug pattern, billing currencies, roles.
+//! Organizations, users and API tokens (SPEC §2), and their rules: slug pattern, billing
+//! currencies, roles.
+
+use poem_openapi::Object;
+
+use crate::model::scope::ScopeSet;
 
 /// Billing currencies an organization may use.
 pub const CURRENCIES: [&str; 6] = ["DKK", "EUR", "USD", "GBP", "SEK", "NOK"];
@@ -37,13 +42,15 @@ mod tests {
     }
 }
 
-/// An organization (tenant) as stored.
-#[derive(Clone, Debug, PartialEq)]
+/// An organization (tenant).
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "Organization", rename_all = "camelCase")]
 pub struct Org {
     pub id: String,
     pub name: String,
     pub slug: String,
     pub description: Option<String>,
+    /// Billing currency.
     pub currency: String,
     pub vat_number: Option<String>,
     pub billing_email: Option<String>,
@@ -53,7 +60,10 @@ pub struct Org {
     pub city: Option<String>,
     pub postal_code: Option<String>,
     pub country: Option<String>,
+    /// When true, shipments beyond the plan limit are allowed and charged as overage.
     pub overage_enabled: bool,
+    /// The plan of the configuration the organization is on.
+    #[oai(skip)]
     pub plan: String,
     pub created_at: String,
     pub updated_at: String,
@@ -81,22 +91,59 @@ impl User {
     }
 }
 
-/// An API token as stored: never its value, only its hash and first 12 characters.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ApiToken {
+/// A user as the API shows it (SPEC §2 User): staff and role stay private, `superAdmin` says
+/// whether the user owns the organization at hand.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "User", rename_all = "camelCase")]
+pub struct UserView {
     pub id: String,
-    pub org_id: String,
+    pub email: String,
     pub name: String,
-    pub token_prefix: String,
-    pub scopes: crate::model::scope::ScopeSet,
-    pub created_by: UserRef,
-    pub expires_at: Option<String>,
-    pub last_used_at: Option<String>,
+    pub language: String,
+    /// Full rights inside this organization (its owner); never in others.
+    pub super_admin: bool,
+    pub email_verified: bool,
     pub created_at: String,
+    pub updated_at: String,
 }
 
+impl From<User> for UserView {
+    fn from(u: User) -> UserView {
+        UserView {
+            super_admin: u.is_owner(),
+            id: u.id,
+            email: u.email,
+            name: u.name,
+            language: u.language,
+            email_verified: u.email_verified,
+            created_at: u.created_at,
+            updated_at: u.updated_at,
+        }
+    }
+}
+
+/// An API token: never its value, only its first 12 characters.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ApiToken {
+    pub id: String,
+    #[oai(skip)]
+    pub org_id: String,
+    pub name: String,
+    /// The first 12 characters of the token, to recognise it by.
+    pub token_prefix: String,
+    pub scopes: ScopeSet,
+    pub last_used_at: Option<String>,
+    pub expires_at: Option<String>,
+    pub created_at: String,
+    pub created_by: UserRef,
+}
+
+crate::page_of!(ApiTokenPage, ApiToken);
+
 /// Who created something: id, name and e-mail of a user.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "CreatedBy")]
 pub struct UserRef {
     pub id: String,
     pub name: String,

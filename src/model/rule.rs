@@ -1,72 +1,161 @@
 //! Shipping rules (SPEC §2 ShippingRule) and their conditions (DESIGN §11).
 
+use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{country, shipment::CarrierSettings, validate::Violations};
+use crate::model::{
+    address::SenderAddress, carrier::CarrierView, country, shipment::CarrierSettings,
+    validate::Violations,
+};
 
 pub const CONDITION_TYPES: [&str; 5] = ["weight", "priceRange", "price", "quantity", "flatRate"];
 pub const OPERATORS: [&str; 5] = ["gt", "gte", "lt", "lte", "eq"];
 
-/// A `{name, val}` pair; applied to a shipment it becomes `additionalParameters[name] = val`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A `{name, val}` carrier parameter; applied to a shipment it becomes
+/// `additionalParameters[name] = val`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Object)]
 pub struct NameVal {
     pub name: String,
     pub val: String,
 }
 
-/// When a rule offers a price (DESIGN §11).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// When the rule offers a price: `weight` (kg) and `priceRange` (cents) use `min`/`max`;
+/// `price` and `quantity` compare with `operator` (gt, gte, lt, lte, eq) against `value`;
+/// `flatRate` always matches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
 pub struct Condition {
+    /// weight, priceRange, price, quantity or flatRate.
     #[serde(rename = "type")]
+    #[oai(rename = "type")]
     pub kind: String,
     pub min: Option<f64>,
     pub max: Option<f64>,
     pub operator: Option<String>,
     pub value: Option<f64>,
+    /// Price of the rate in major units (49.0 is 49.00).
     pub shipping_price: f64,
     pub currency: String,
 }
 
-/// Everything of a rule besides its name and references; stored as JSON.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-pub struct RuleSettings {
+/// The writable fields of a shipping rule: the body of a create or a full replacement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "ShippingRuleIn", rename_all = "camelCase")]
+pub struct RuleFields {
+    #[oai(validator(min_length = 1))]
+    pub name: String,
     pub description: Option<String>,
+    pub carrier_id: String,
     pub product_id: String,
+    #[serde(default)]
+    #[oai(default)]
     pub services: Vec<String>,
+    #[serde(default)]
+    #[oai(default)]
     pub additional_parameters: Vec<NameVal>,
+    pub sender_address_id: String,
+    /// ISO alpha-2 codes the rule ships to; empty means everywhere.
+    #[serde(default)]
+    #[oai(default)]
     pub receiving_countries: Vec<String>,
+    #[serde(default)]
+    #[oai(default)]
     pub email_notification: bool,
+    #[serde(default)]
+    #[oai(default)]
     pub phone_notification: bool,
+    #[serde(default)]
+    #[oai(default)]
     pub conditions: Vec<Condition>,
+    #[serde(default)]
+    #[oai(default)]
     pub generate_proforma_invoice: bool,
+    #[serde(default)]
+    #[oai(default)]
     pub generate_commercial_invoice: bool,
+    #[serde(default)]
+    #[oai(default)]
     pub generate_packing_list: bool,
+    #[serde(default)]
+    #[oai(default)]
     pub auto_print_labels: bool,
+    #[serde(default)]
+    #[oai(default)]
     pub auto_print_documents: bool,
     pub label_printer_id: Option<String>,
     pub document_printer_id: Option<String>,
+    /// Rule whose carrier settings return shipments use.
+    pub return_shipping_rule_id: Option<String>,
+    #[serde(default)]
+    #[oai(default)]
     pub auto_create_return_shipment: bool,
 }
 
-/// The writable fields of a rule.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RuleFields {
-    pub name: String,
-    pub carrier_id: String,
-    pub sender_address_id: String,
-    pub return_shipping_rule_id: Option<String>,
-    pub settings: RuleSettings,
-}
-
-#[derive(Clone, Debug, PartialEq)]
+/// A shipping rule as stored.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "ShippingRuleRecord", rename_all = "camelCase")]
 pub struct ShippingRule {
     pub id: String,
     pub org_id: String,
+    #[oai(flatten)]
     pub fields: RuleFields,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// `{id, name}` of a referenced object.
+#[derive(Clone, Debug, PartialEq, Object)]
+pub struct Ref {
+    pub id: String,
+    pub name: String,
+}
+
+/// A shipping rule in its full form, with what it refers to (SPEC §2 ShippingRule).
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "ShippingRule", rename_all = "camelCase")]
+pub struct RuleView {
+    #[oai(flatten)]
+    pub rule: ShippingRule,
+    /// The carrier, without its sender address.
+    pub carrier: CarrierView,
+    pub sender_address: SenderAddress,
+    pub label_printer: Option<Ref>,
+    pub document_printer: Option<Ref>,
+    pub return_shipping_rule: Option<Ref>,
+}
+
+crate::page_of!(ShippingRulePage, RuleView);
+
+/// The shipping rule applied to a shipment or an order (SPEC §2 ShippingRuleSummary).
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ShippingRuleSummary {
+    pub id: String,
+    pub name: String,
+    pub carrier_id: String,
+    pub product_id: String,
+    pub services: Vec<String>,
+    pub sender_address_id: String,
+    pub return_shipping_rule_id: Option<String>,
+    pub auto_create_return_shipment: bool,
+}
+
+impl From<&ShippingRule> for ShippingRuleSummary {
+    fn from(r: &ShippingRule) -> ShippingRuleSummary {
+        let f = &r.fields;
+        ShippingRuleSummary {
+            id: r.id.clone(),
+            name: f.name.clone(),
+            carrier_id: f.carrier_id.clone(),
+            product_id: f.product_id.clone(),
+            services: f.services.clone(),
+            sender_address_id: f.sender_address_id.clone(),
+            return_shipping_rule_id: f.return_shipping_rule_id.clone(),
+            auto_create_return_shipment: f.auto_create_return_shipment,
+        }
+    }
 }
 
 impl RuleFields {
@@ -75,18 +164,17 @@ impl RuleFields {
         errors.length("name", &self.name, 1, 200);
         errors.length("carrierId", &self.carrier_id, 1, 100);
         errors.length("senderAddressId", &self.sender_address_id, 1, 100);
-        let s = &self.settings;
-        if let Some(d) = &s.description {
+        if let Some(d) = &self.description {
             errors.length("description", d, 0, 2000);
         }
-        errors.length("productId", &s.product_id, 1, 100);
-        for (i, service) in s.services.iter().enumerate() {
+        errors.length("productId", &self.product_id, 1, 100);
+        for (i, service) in self.services.iter().enumerate() {
             errors.length(&format!("services[{i}]"), service, 1, 100);
         }
-        for (i, p) in s.additional_parameters.iter().enumerate() {
+        for (i, p) in self.additional_parameters.iter().enumerate() {
             errors.length(&format!("additionalParameters[{i}].name"), &p.name, 1, 100);
         }
-        for (i, code) in s.receiving_countries.iter().enumerate() {
+        for (i, code) in self.receiving_countries.iter().enumerate() {
             if !country::is_alpha2(code) {
                 errors.add(
                     format!("receivingCountries[{i}]"),
@@ -94,9 +182,14 @@ impl RuleFields {
                 );
             }
         }
-        for (i, c) in s.conditions.iter().enumerate() {
+        for (i, c) in self.conditions.iter().enumerate() {
             c.validate(errors, &format!("conditions[{i}]"));
         }
+    }
+
+    /// Whether the rule ships to `country` (an empty list means everywhere).
+    pub fn ships_to(&self, country: &str) -> bool {
+        self.receiving_countries.is_empty() || self.receiving_countries.iter().any(|c| c == country)
     }
 }
 
@@ -104,12 +197,12 @@ impl ShippingRule {
     /// The carrier settings a shipment takes from this rule (DESIGN §7, §16): its
     /// `[{name, val}]` parameters become the object `{name: val}`.
     pub fn carrier_settings(&self) -> CarrierSettings {
-        let s = &self.fields.settings;
+        let f = &self.fields;
         CarrierSettings {
-            carrier_id: self.fields.carrier_id.clone(),
-            product_id: s.product_id.clone(),
-            services: s.services.clone(),
-            additional_parameters: s
+            carrier_id: f.carrier_id.clone(),
+            product_id: f.product_id.clone(),
+            services: f.services.clone(),
+            additional_parameters: f
                 .additional_parameters
                 .iter()
                 .map(|p| (p.name.clone(), serde_json::Value::String(p.val.clone())))
@@ -124,13 +217,6 @@ pub struct Basket {
     pub kg: f64,
     pub subtotal_cents: f64,
     pub quantity: f64,
-}
-
-impl RuleSettings {
-    /// Whether the rule ships to `country` (an empty list means everywhere).
-    pub fn ships_to(&self, country: &str) -> bool {
-        self.receiving_countries.is_empty() || self.receiving_countries.iter().any(|c| c == country)
-    }
 }
 
 impl Condition {

@@ -210,6 +210,114 @@ impl fmt::Display for ScopeSet {
     }
 }
 
+/// On the wire a scope is its name (`read:shipments`), one of the catalogue.
+mod wire {
+    use std::borrow::Cow;
+
+    use poem_openapi::{
+        registry::{MetaSchema, MetaSchemaRef, Registry},
+        types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type},
+    };
+    use serde_json::Value;
+
+    use super::{Scope, ScopeSet};
+
+    impl Type for Scope {
+        const IS_REQUIRED: bool = true;
+        type RawValueType = Self;
+        type RawElementValueType = Self;
+
+        fn name() -> Cow<'static, str> {
+            "Scope".into()
+        }
+
+        fn schema_ref() -> MetaSchemaRef {
+            MetaSchemaRef::Reference("Scope".into())
+        }
+
+        fn register(registry: &mut Registry) {
+            registry.create_schema::<Self, _>("Scope".into(), |_| MetaSchema {
+                description: Some(
+                    "`read:<resource>`, `write:<resource>`, `read:all` or `write:all`",
+                ),
+                enum_items: Scope::catalogue()
+                    .iter()
+                    .map(|s| Value::String(s.to_string()))
+                    .collect(),
+                ..MetaSchema::new("string")
+            });
+        }
+
+        fn as_raw_value(&self) -> Option<&Self> {
+            Some(self)
+        }
+
+        fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+            Box::new(std::iter::once(self))
+        }
+    }
+
+    impl ToJSON for Scope {
+        fn to_json(&self) -> Option<Value> {
+            Some(Value::String(self.to_string()))
+        }
+    }
+
+    impl ParseFromJSON for Scope {
+        fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+            match value {
+                Some(Value::String(text)) => Scope::parse(&text)
+                    .ok_or_else(|| ParseError::custom(format!("unknown scope {text}"))),
+                other => Err(ParseError::expected_type(other.unwrap_or_default())),
+            }
+        }
+    }
+
+    impl Type for ScopeSet {
+        const IS_REQUIRED: bool = true;
+        type RawValueType = Self;
+        type RawElementValueType = Scope;
+
+        fn name() -> Cow<'static, str> {
+            "[Scope]".into()
+        }
+
+        fn schema_ref() -> MetaSchemaRef {
+            Vec::<Scope>::schema_ref()
+        }
+
+        fn register(registry: &mut Registry) {
+            Scope::register(registry);
+        }
+
+        fn as_raw_value(&self) -> Option<&Self> {
+            Some(self)
+        }
+
+        fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Scope> + 'a> {
+            Box::new(self.0.iter())
+        }
+
+        fn is_empty(&self) -> bool {
+            self.0.is_empty()
+        }
+    }
+
+    impl ToJSON for ScopeSet {
+        fn to_json(&self) -> Option<Value> {
+            self.0.to_json()
+        }
+    }
+
+    impl ParseFromJSON for ScopeSet {
+        fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+            Vec::<Scope>::parse_from_json(value)
+                .map(ScopeSet::new)
+                .map_err(ParseError::propagate)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,42 +1,89 @@
-//! The shipment status machine (DESIGN §7) as one table. Any move not in it, a move to the
-//! same status included, is refused.
+//! Statuses of shipments, orders and tracking (SPEC §3, DESIGN §7, §8), and the shipment status
+//! machine as one table. Any move not in it, a move to the same status included, is refused.
+
+crate::string_enum! {
+    /// Where a shipment stands (SPEC §3).
+    ShipmentStatus {
+        Draft = "draft",
+        Pending = "pending",
+        Processing = "processing",
+        Dispatched = "dispatched",
+        PartlyDispatched = "partly_dispatched",
+        Error = "error",
+        Cancelled = "cancelled",
+        OnHold = "on_hold",
+    }
+}
+
+crate::string_enum! {
+    /// Where an order stands (SPEC §3); it follows the order's shipments (DESIGN §8).
+    OrderStatus {
+        Pending = "pending",
+        Processing = "processing",
+        PartiallyFulfilled = "partially_fulfilled",
+        Fulfilled = "fulfilled",
+        Error = "error",
+        Cancelled = "cancelled",
+    }
+}
+
+crate::string_enum! {
+    /// Where a parcel is on its way (DESIGN §7).
+    TrackingStatus {
+        Created = "created",
+        AwaitingPickup = "awaiting_pickup",
+        PickedUp = "picked_up",
+        InTransit = "in_transit",
+        OutForDelivery = "out_for_delivery",
+        ReadyForPickup = "ready_for_pickup",
+        Delivered = "delivered",
+        Returned = "returned",
+        Exception = "exception",
+    }
+}
+
+use ShipmentStatus as S;
 
 /// `(from, [allowed targets])`.
-const MOVES: [(&str, &[&str]); 8] = [
-    ("draft", &["pending", "cancelled"]),
-    ("pending", &["processing", "on_hold", "error", "cancelled"]),
-    ("on_hold", &["pending", "cancelled"]),
+const MOVES: [(S, &[S]); 8] = [
+    (S::Draft, &[S::Pending, S::Cancelled]),
     (
-        "processing",
-        &["dispatched", "partly_dispatched", "error", "cancelled"],
+        S::Pending,
+        &[S::Processing, S::OnHold, S::Error, S::Cancelled],
     ),
-    ("error", &["pending", "cancelled"]),
-    ("partly_dispatched", &["dispatched", "error"]),
-    ("dispatched", &[]),
-    ("cancelled", &[]),
+    (S::OnHold, &[S::Pending, S::Cancelled]),
+    (
+        S::Processing,
+        &[S::Dispatched, S::PartlyDispatched, S::Error, S::Cancelled],
+    ),
+    (S::Error, &[S::Pending, S::Cancelled]),
+    (S::PartlyDispatched, &[S::Dispatched, S::Error]),
+    (S::Dispatched, &[]),
+    (S::Cancelled, &[]),
 ];
 
-/// Whether a shipment may move from `from` to `to`.
-pub fn can_move(from: &str, to: &str) -> bool {
-    MOVES
-        .iter()
-        .any(|(source, targets)| *source == from && targets.contains(&to))
-}
+impl ShipmentStatus {
+    /// Whether a shipment may move from `self` to `to`.
+    pub fn can_move(self, to: ShipmentStatus) -> bool {
+        MOVES
+            .iter()
+            .any(|(source, targets)| *source == self && targets.contains(&to))
+    }
 
-/// Statuses in which a shipment's contents may still change (split, rules, delete).
-pub fn is_unbooked(status: &str) -> bool {
-    matches!(status, "draft" | "pending" | "on_hold" | "error")
-}
+    /// Statuses in which a shipment's contents may still change (split, rules, editing).
+    pub fn is_unbooked(self) -> bool {
+        matches!(self, S::Draft | S::Pending | S::OnHold | S::Error)
+    }
 
-/// Statuses in which a shipment has left the warehouse (returns are possible).
-pub fn has_left(status: &str) -> bool {
-    matches!(status, "dispatched" | "partly_dispatched")
+    /// Statuses in which a shipment has left the warehouse (returns are possible).
+    pub fn has_left(self) -> bool {
+        matches!(self, S::Dispatched | S::PartlyDispatched)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::shipment::STATUSES;
 
     /// Every pair of states, spelled out: `(from, to, allowed)`.
     #[test]
@@ -60,11 +107,11 @@ mod tests {
             ("partly_dispatched", "error"),
         ];
         let mut checked = 0;
-        for from in STATUSES {
-            for to in STATUSES {
+        for &from in ShipmentStatus::ALL {
+            for &to in ShipmentStatus::ALL {
                 assert_eq!(
-                    can_move(from, to),
-                    allowed.contains(&(from, to)),
+                    from.can_move(to),
+                    allowed.contains(&(from.as_str(), to.as_str())),
                     "{from} -> {to}"
                 );
                 checked += 1;
@@ -77,14 +124,26 @@ mod tests {
     fn the_table_names_every_status_once() {
         let mut sources: Vec<_> = MOVES.iter().map(|(s, _)| *s).collect();
         sources.sort_unstable();
-        let mut statuses = STATUSES.to_vec();
+        let mut statuses = ShipmentStatus::ALL.to_vec();
         statuses.sort_unstable();
         assert_eq!(sources, statuses);
     }
 
     #[test]
-    fn unknown_statuses_never_move() {
-        assert!(!can_move("shipped", "pending"));
-        assert!(!can_move("pending", "shipped"));
+    fn statuses_round_trip_through_their_names() {
+        for &s in ShipmentStatus::ALL {
+            assert_eq!(ShipmentStatus::parse(s.as_str()), Some(s));
+        }
+        for &s in OrderStatus::ALL {
+            assert_eq!(OrderStatus::parse(s.as_str()), Some(s));
+        }
+        for &s in TrackingStatus::ALL {
+            assert_eq!(TrackingStatus::parse(s.as_str()), Some(s));
+        }
+        assert_eq!(ShipmentStatus::parse("shipped"), None);
+        assert_eq!(
+            serde_json::to_value(ShipmentStatus::PartlyDispatched).ok(),
+            Some(serde_json::json!("partly_dispatched"))
+        );
     }
 }

@@ -2,7 +2,8 @@
 
 use crate::{
     error::{Error, Result},
-    model::scope::{Scope, ScopeSet},
+    model::scope::ScopeSet,
+    service::operations::Operation,
 };
 
 #[derive(Clone, Debug)]
@@ -49,8 +50,9 @@ impl Actor {
     }
 
     /// The one gate of every org-scoped operation: a credential of another organization gets
-    /// 404 (as if nothing were there), a missing scope 403.
-    pub fn authorize(&self, org_id: &str, scope: Scope) -> Result<()> {
+    /// 404 (as if nothing were there), a missing scope 403 naming the operation's scope.
+    pub fn authorize(&self, org_id: &str, operation: &Operation) -> Result<()> {
+        let scope = operation.scope;
         match &self.principal {
             Principal::Admin => Ok(()),
             Principal::Anonymous => Err(Error::Unauthenticated),
@@ -74,7 +76,9 @@ impl Actor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::scope::Resource;
+    use crate::service::operations::{
+        CREATE_SHIPMENT, GET_ORGANIZATION, GET_SHIPMENT, UPDATE_ORGANIZATION,
+    };
 
     fn token(org: &str, scopes: &str) -> Actor {
         Actor {
@@ -92,7 +96,7 @@ mod tests {
     fn another_orgs_credential_is_not_found_before_scopes_are_looked_at() {
         let actor = token("org_a", "read:shipments");
         assert!(matches!(
-            actor.authorize("org_b", Scope::write(Resource::Orgs)),
+            actor.authorize("org_b", &UPDATE_ORGANIZATION),
             Err(Error::NotFound)
         ));
     }
@@ -100,12 +104,8 @@ mod tests {
     #[test]
     fn a_missing_scope_is_insufficient_scope_naming_it() {
         let actor = token("org_a", "read:shipments");
-        assert!(
-            actor
-                .authorize("org_a", Scope::read(Resource::Shipments))
-                .is_ok()
-        );
-        match actor.authorize("org_a", Scope::write(Resource::Shipments)) {
+        assert!(actor.authorize("org_a", &GET_SHIPMENT).is_ok());
+        match actor.authorize("org_a", &CREATE_SHIPMENT) {
             Err(Error::InsufficientScope(s)) => assert_eq!(s, "write:shipments"),
             other => panic!("{other:?}"),
         }
@@ -113,11 +113,10 @@ mod tests {
 
     #[test]
     fn nobody_is_unauthenticated_and_the_admin_passes() {
-        let scope = Scope::read(Resource::Orgs);
         assert!(matches!(
-            Actor::anonymous().authorize("org_a", scope),
+            Actor::anonymous().authorize("org_a", &GET_ORGANIZATION),
             Err(Error::Unauthenticated)
         ));
-        assert!(Actor::admin().authorize("org_a", scope).is_ok());
+        assert!(Actor::admin().authorize("org_a", &GET_ORGANIZATION).is_ok());
     }
 }

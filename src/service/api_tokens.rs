@@ -1,30 +1,41 @@
 //! API tokens of an organization: create (the value is returned once), list, rename, revoke.
 
+use poem_openapi::Object;
+use serde::Deserialize;
+
 use crate::{
     error::{Error, Result},
     model::{
         ids,
-        org::{ApiToken, UserRef},
-        scope::{Resource, Scope, ScopeSet},
+        org::{ApiToken, ApiTokenPage, UserRef},
+        scope::ScopeSet,
         time,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, auth, page_query},
-    store::{self, Paged},
+    service::{Actor, Ctx, Input, PageParams, auth, operations as ops, page_query},
+    store,
 };
 
-/// What a client sends to create a token.
+/// A new token. It may not hold scopes the calling credential lacks.
+#[derive(Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "ApiTokenIn", rename_all = "camelCase")]
 pub struct NewToken {
+    #[oai(validator(min_length = 1, max_length = 100))]
     pub name: String,
+    /// For example `["read:shipments", "write:orders"]`, or `["read:all", "write:all"]`.
+    #[oai(validator(min_items = 1))]
     pub scopes: Vec<String>,
-    /// RFC 3339; must lie in the future.
+    /// RFC 3339; omit for a token that does not expire.
     pub expires_at: Option<String>,
 }
 
-/// A new token: `token` is the full value, shown this once.
+/// The new token: `token` is its full value, shown only this once.
+#[derive(Object)]
+#[oai(rename = "ApiTokenCreated", rename_all = "camelCase")]
 pub struct CreatedToken {
     pub token: String,
-    pub record: ApiToken,
+    pub api_token: ApiToken,
 }
 
 pub async fn create(
@@ -33,7 +44,7 @@ pub async fn create(
     org_id: &str,
     input: Input<NewToken>,
 ) -> Result<CreatedToken> {
-    actor.authorize(org_id, Scope::write(Resource::ApiTokens))?;
+    actor.authorize(org_id, &ops::CREATE_API_TOKEN)?;
     let input = input.get()?;
     let mut errors = Violations::new();
     errors.length("name", &input.name, 1, 100);
@@ -86,7 +97,9 @@ pub async fn create(
                     "the organization has no owner to attribute the token to".into(),
                 )
             })?;
-            let user = store::users::get(tx, &creator)?.ok_or(Error::NotFound)?;
+            let user = store::users::get(tx, &creator)?.ok_or_else(|| {
+                Error::internal(format!("the token's creator {creator} is missing"))
+            })?;
             let record = ApiToken {
                 id: ids::new(ids::API_TOKEN),
                 org_id,
@@ -106,34 +119,40 @@ pub async fn create(
             Ok(record)
         })
         .await?;
-    Ok(CreatedToken { token, record })
+    Ok(CreatedToken {
+        token,
+        api_token: record,
+    })
 }
 
 pub async fn list(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    page: Option<i64>,
-    limit: Option<i64>,
-) -> Result<Paged<ApiToken>> {
-    actor.authorize(org_id, Scope::read(Resource::ApiTokens))?;
-    let page = page_query(page, limit)?;
+    page: PageParams,
+) -> Result<ApiTokenPage> {
+    actor.authorize(org_id, &ops::LIST_API_TOKENS)?;
+    let page = page_query(&page)?;
     let org_id = org_id.to_string();
     ctx.db
-        .read(move |c| store::api_tokens::list(c, &org_id, page))
+        .read(move |db| store::api_tokens::list(db, &org_id, page))
         .await
+        .map(Into::into)
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Result<ApiToken> {
-    actor.authorize(org_id, Scope::read(Resource::ApiTokens))?;
+    actor.authorize(org_id, &ops::GET_API_TOKEN)?;
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
     ctx.db
-        .read(move |c| store::api_tokens::get(c, &org_id, &token_id)?.ok_or(Error::NotFound))
+        .read(move |db| store::api_tokens::get(db, &org_id, &token_id)?.ok_or(Error::NotFound))
         .await
 }
 
-/// The new name of a token.
+/// A new name for a token.
+#[derive(Deserialize, Object)]
+#[oai(rename = "ApiTokenPatchIn")]
 pub struct Rename {
+    #[oai(validator(min_length = 1, max_length = 100))]
     pub name: String,
 }
 
@@ -144,7 +163,7 @@ pub async fn rename(
     token_id: &str,
     input: Input<Rename>,
 ) -> Result<ApiToken> {
-    actor.authorize(org_id, Scope::write(Resource::ApiTokens))?;
+    actor.authorize(org_id, &ops::RENAME_API_TOKEN)?;
     let input = input.get()?;
     let mut errors = Violations::new();
     errors.length("name", &input.name, 1, 100);
@@ -152,18 +171,26 @@ pub async fn rename(
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
     ctx.db
         .write(move |tx| {
-            store::api_tokens::rename(tx, &org_id, &token_id, &input.name)?;
-            store::api_tokens::get(tx, &org_id, &token_id)?.ok_or(Error::NotFound)
+            if !store::api_tokens::rename(tx, &org_id, &token_id, &input.name)? {
+                return Err(Error::NotFound);
+            }
+            store::api_tokens::get(tx, &org_id, &token_id)?
+                .ok_or_else(|| Error::internal("a renamed token vanished"))
         })
         .await
 }
 
 /// Revokes a token at once: its next request gets 401.
 pub async fn revoke(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Result<()> {
-    actor.authorize(org_id, Scope::write(Resource::ApiTokens))?;
+    actor.authorize(org_id, &ops::REVOKE_API_TOKEN)?;
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
     ctx.db
-        .write(move |tx| store::api_tokens::delete(tx, &org_id, &token_id))
+        .write(
+            move |tx| match store::api_tokens::delete(tx, &org_id, &token_id)? {
+                true => Ok(()),
+                false => Err(Error::NotFound),
+            },
+        )
         .await
 }
 
@@ -172,7 +199,7 @@ pub async fn revoke_by_id(ctx: &Ctx, actor: &Actor, token_id: &str) -> Result<()
     let id = token_id.to_string();
     let org_id = ctx
         .db
-        .read(move |c| store::api_tokens::org_of(c, &id))
+        .read(move |db| store::api_tokens::org_of(db, &id))
         .await?
         .ok_or(Error::NotFound)?;
     revoke(ctx, actor, &org_id, token_id).await

@@ -57,7 +57,7 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     let lookup = hash.clone();
     let found = ctx
         .db
-        .read(move |c| store::api_tokens::by_hash(c, &lookup))
+        .read(move |db| store::api_tokens::by_hash(db, &lookup))
         .await?;
     let Some(store::api_tokens::Credential {
         token,

@@ -1,29 +1,24 @@
 //! Carriers of an organization, and the carrier types this binary offers.
 
 use crate::{
-    carriers::{self, CarrierInfo},
+    carriers,
     error::{Error, Result},
     model::{
-        address::SenderAddress,
-        carrier::{Carrier, CarrierFields},
+        carrier::{AvailableCarrier, Carrier, CarrierFields, CarrierPage, CarrierView},
         ids,
-        scope::{Resource, Scope},
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, page_query, sender_addresses},
-    store::{self, Paged},
+    service::{Actor, Ctx, Input, PageParams, operations as ops, page_query, sender_addresses},
+    store::{self, Reader},
 };
 
-const READ: Scope = Scope::read(Resource::Carriers);
-const WRITE: Scope = Scope::write(Resource::Carriers);
-
-/// A carrier with its sender address embedded.
-pub type CarrierView = (Carrier, SenderAddress);
-
 /// The carrier types that can be configured (SPEC row 8).
-pub fn available(actor: &Actor, org_id: &str) -> Result<Vec<CarrierInfo>> {
-    actor.authorize(org_id, READ)?;
-    Ok(carriers::registry().iter().map(|a| a.info()).collect())
+pub fn available(actor: &Actor, org_id: &str) -> Result<Vec<AvailableCarrier>> {
+    actor.authorize(org_id, &ops::LIST_AVAILABLE_CARRIERS)?;
+    Ok(carriers::registry()
+        .iter()
+        .map(|a| a.info().into())
+        .collect())
 }
 
 fn validate(fields: &CarrierFields) -> Result<()> {
@@ -55,7 +50,7 @@ pub async fn create(
     org_id: &str,
     input: Input<CarrierFields>,
 ) -> Result<CarrierView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::CREATE_CARRIER)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
@@ -75,31 +70,29 @@ pub async fn create(
                 "senderAddressId",
             )?;
             store::carriers::save(tx, &carrier)?;
-            Ok((carrier, address))
+            Ok(CarrierView {
+                carrier,
+                sender_address: Some(address),
+            })
         })
         .await
 }
 
-pub async fn list(
-    ctx: &Ctx,
-    actor: &Actor,
-    org_id: &str,
-    page: Option<i64>,
-    limit: Option<i64>,
-) -> Result<Paged<CarrierView>> {
-    actor.authorize(org_id, READ)?;
-    let page = page_query(page, limit)?;
+pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: PageParams) -> Result<CarrierPage> {
+    actor.authorize(org_id, &ops::LIST_CARRIERS)?;
+    let page = page_query(&page)?;
     let org_id = org_id.to_string();
     ctx.db
-        .read(move |c| store::carriers::list(c, &org_id, page))
+        .read(move |db| store::carriers::list(db, &org_id, page))
         .await
+        .map(Into::into)
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<CarrierView> {
-    actor.authorize(org_id, READ)?;
+    actor.authorize(org_id, &ops::GET_CARRIER)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
-        .read(move |c| store::carriers::get(c, &org_id, &id)?.ok_or(Error::NotFound))
+        .read(move |db| store::carriers::get(db, &org_id, &id)?.ok_or(Error::NotFound))
         .await
 }
 
@@ -111,14 +104,15 @@ pub async fn update(
     id: &str,
     input: Input<CarrierFields>,
 ) -> Result<CarrierView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::UPDATE_CARRIER)?;
     let fields = input.get()?;
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let (mut carrier, _) =
-                store::carriers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+            let mut carrier = store::carriers::get(tx, &org_id, &id)?
+                .ok_or(Error::NotFound)?
+                .carrier;
             let address = sender_addresses::require(
                 tx,
                 &org_id,
@@ -128,13 +122,16 @@ pub async fn update(
             carrier.fields = fields;
             carrier.updated_at = now;
             store::carriers::save(tx, &carrier)?;
-            Ok((carrier, address))
+            Ok(CarrierView {
+                carrier,
+                sender_address: Some(address),
+            })
         })
         .await
 }
 
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::DELETE_CARRIER)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
         .write(move |tx| {
@@ -150,12 +147,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 }
 
 /// Checks that `id` names a carrier of the organization (400 on `field` otherwise).
-pub(crate) fn require(
-    conn: &rusqlite::Connection,
-    org_id: &str,
-    id: &str,
-    field: &str,
-) -> Result<CarrierView> {
-    store::carriers::get(conn, org_id, id)?
+pub(crate) fn require(db: &Reader, org_id: &str, id: &str, field: &str) -> Result<CarrierView> {
+    store::carriers::get(db, org_id, id)?
         .ok_or_else(|| Error::invalid(field, format!("no carrier {id} in this organization")))
 }

@@ -6,14 +6,18 @@ use std::{ops::Deref, sync::Arc};
 use crate::{
     config::Config,
     error::{Error, Result},
-    model::time::{self, Clock},
-    store::{Db, PageQuery},
+    model::{
+        time::{self, Clock},
+        validate::Violations,
+    },
+    store::{self, Db, PageQuery},
 };
 
 pub mod actor;
 pub mod api_tokens;
 pub mod auth;
 pub mod carriers;
+pub mod operations;
 pub mod order_channels;
 pub mod orders;
 pub mod orgs;
@@ -54,11 +58,13 @@ impl Ctx {
                 dir.display()
             ))
         })?;
-        let db = Db::open(
-            &config.database_path(),
-            &config.storage.synchronous,
-            config.storage.read_connections,
-        )?;
+        let db = Db::open(store::Options {
+            path: &config.database_path(),
+            synchronous: &config.storage.synchronous,
+            read_connections: config.storage.read_connections,
+            plans: store::plans(&config.plans),
+            before_commit: Arc::new(orders::settle_touched),
+        })?;
         let rate = rate_limit::RateLimiter::new(config.limits.rate_per_second, config.limits.burst);
         Ok(Ctx(Arc::new(Inner {
             db,
@@ -131,26 +137,191 @@ pub fn decode_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) ->
                 } else {
                     path
                 },
-                message,
+                plain(&message),
             ),
         }
     })
 }
 
-/// Checks `page` ≥ 1 and `limit` in 1..=100 (DESIGN §6); defaults 1 and 20.
-pub fn page_query(page: Option<i64>, limit: Option<i64>) -> Result<PageQuery> {
-    let mut errors = crate::model::validate::Violations::new();
-    let page = page.unwrap_or(1);
-    let limit = limit.unwrap_or(20);
-    if page < 1 || page > i64::from(u32::MAX) {
-        errors.add("page", "must be an integer of at least 1");
+/// serde's message for a value outside an enum, in the words of the rest of the API.
+fn plain(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown variant `") else {
+        return message.to_string();
+    };
+    let allowed = rest
+        .split_once("expected ")
+        .map(|(_, list)| list.trim_start_matches("one of ").replace(" or ", ", "))
+        .unwrap_or_default()
+        .replace('`', "");
+    format!("must be one of {allowed}")
+}
+
+/// `page` and `limit` as the client sent them: parsed by the operation after its authorization
+/// checks, so that a caller without rights learns 404/403, never details of the query.
+#[derive(Clone, Debug, Default)]
+pub struct PageParams {
+    pub page: Option<String>,
+    pub limit: Option<String>,
+}
+
+impl PageParams {
+    /// Checks `page` ≥ 1 and `limit` in 1..=100 (DESIGN §6); defaults 1 and 20.
+    pub fn parse(&self, errors: &mut Violations) -> PageQuery {
+        let mut number =
+            |field: &str, text: &Option<String>, default: u32, max: u32, message: &str| match text
+                .as_deref()
+                .map(str::trim)
+            {
+                None => default,
+                Some(text) => match text.parse::<u32>() {
+                    Ok(n) if (1..=max).contains(&n) => n,
+                    _ => {
+                        errors.add(field, message);
+                        default
+                    }
+                },
+            };
+        let page = number(
+            "page",
+            &self.page,
+            1,
+            u32::MAX,
+            "must be an integer of at least 1",
+        );
+        let limit = number(
+            "limit",
+            &self.limit,
+            20,
+            100,
+            "must be an integer between 1 and 100",
+        );
+        PageQuery { page, limit }
     }
-    if !(1..=100).contains(&limit) {
-        errors.add("limit", "must be an integer from 1 to 100");
-    }
+}
+
+/// `PageParams::parse` for a list with no other parameters.
+pub fn page_query(params: &PageParams) -> Result<PageQuery> {
+    let mut errors = Violations::new();
+    let page = params.parse(&mut errors);
     errors.finish()?;
-    Ok(PageQuery {
-        page: page as u32,
-        limit: limit as u32,
-    })
+    Ok(page)
+}
+
+/// An optional RFC 3339 query parameter, in the stored form.
+pub fn instant_param(
+    errors: &mut Violations,
+    field: &str,
+    value: Option<String>,
+) -> Option<String> {
+    let text = value?;
+    match time::parse(&text) {
+        Some(t) => Some(time::format(t)),
+        None => {
+            errors.add(
+                field,
+                "must be an RFC 3339 timestamp such as 2026-11-22T10:15:30Z",
+            );
+            None
+        }
+    }
+}
+
+/// An optional query parameter naming one value of `E` (`status=pending`).
+pub fn enum_param<E: Copy>(
+    errors: &mut Violations,
+    field: &str,
+    value: Option<String>,
+    parse: fn(&str) -> Option<E>,
+    names: fn() -> String,
+) -> Option<E> {
+    let text = value?;
+    let parsed = parse(&text);
+    if parsed.is_none() {
+        errors.add(field, format!("must be one of {}", names()));
+    }
+    parsed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(
+        page: Option<&str>,
+        limit: Option<&str>,
+    ) -> std::result::Result<PageQuery, Vec<String>> {
+        let params = PageParams {
+            page: page.map(Into::into),
+            limit: limit.map(Into::into),
+        };
+        page_query(&params).map_err(|e| match e {
+            Error::Validation(errors) => errors
+                .into_iter()
+                .map(|e| format!("{}: {}", e.field, e.message))
+                .collect(),
+            other => vec![other.to_string()],
+        })
+    }
+
+    #[test]
+    fn a_value_outside_an_enum_reads_like_our_own_messages() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Body {
+            status: crate::model::status::OrderStatus,
+        }
+        match decode_json::<Body>(br#"{"status": "lost"}"#) {
+            Err(Error::Validation(errors)) => {
+                assert_eq!(errors[0].field, "status");
+                assert_eq!(
+                    errors[0].message,
+                    "must be one of pending, processing, partially_fulfilled, fulfilled, error, cancelled"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn pages_default_to_one_and_twenty() {
+        assert_eq!(parse(None, None), Ok(PageQuery { page: 1, limit: 20 }));
+        assert_eq!(
+            parse(Some("3"), Some("100")),
+            Ok(PageQuery {
+                page: 3,
+                limit: 100
+            })
+        );
+    }
+
+    #[test]
+    fn bad_pages_and_limits_are_named_in_plain_words() {
+        for (page, limit, expected) in [
+            (Some("0"), None, "page: must be an integer of at least 1"),
+            (Some("abc"), None, "page: must be an integer of at least 1"),
+            (
+                None,
+                Some("0"),
+                "limit: must be an integer between 1 and 100",
+            ),
+            (
+                None,
+                Some("101"),
+                "limit: must be an integer between 1 and 100",
+            ),
+            (
+                None,
+                Some("1.5"),
+                "limit: must be an integer between 1 and 100",
+            ),
+            (
+                None,
+                Some("-1"),
+                "limit: must be an integer between 1 and 100",
+            ),
+        ] {
+            assert_eq!(parse(page, limit), Err(vec![expected.to_string()]));
+        }
+        assert_eq!(parse(Some("x"), Some("x")).map_err(|e| e.len()), Err(2));
+    }
 }

@@ -7,22 +7,27 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        order::{CHANNEL_TYPES, OrderChannel},
-        scope::{Resource, Scope},
+        order::{CHANNEL_TYPES, OrderChannel, OrderChannelPage, OrderChannelView},
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, page_query},
-    store::{self, Paged},
+    service::{Actor, Ctx, Input, PageParams, operations as ops, page_query},
+    store,
 };
 
-const READ: Scope = Scope::read(Resource::OrderChannels);
-const WRITE: Scope = Scope::write(Resource::OrderChannels);
-
+/// A channel orders come in through.
+#[derive(serde::Deserialize, poem_openapi::Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "OrderChannelIn", rename_all = "camelCase")]
 pub struct NewChannel {
+    #[oai(validator(min_length = 1))]
     pub name: String,
+    /// `manual` or `shopify`.
+    #[serde(rename = "type")]
+    #[oai(rename = "type")]
     pub kind: String,
+    /// The store's host name (required for shopify), e.g. `my-store.myshopify.com`.
     pub shop_domain: Option<String>,
-    /// The signing secret Shopify shows for the store's webhooks; generated when absent.
+    /// The secret Shopify signs this store's webhooks with; generated when absent.
     pub webhook_secret: Option<String>,
 }
 
@@ -31,8 +36,8 @@ pub async fn create(
     actor: &Actor,
     org_id: &str,
     input: Input<NewChannel>,
-) -> Result<OrderChannel> {
-    actor.authorize(org_id, WRITE)?;
+) -> Result<OrderChannelView> {
+    actor.authorize(org_id, &ops::CREATE_ORDER_CHANNEL)?;
     let new = input.get()?;
     let mut errors = Violations::new();
     errors.length("name", &new.name, 1, 200);
@@ -70,10 +75,11 @@ pub async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
+    let base_url = ctx.config.base_url();
     ctx.db
         .write(move |tx| {
             store::order_channels::insert(tx, &channel)?;
-            Ok(channel)
+            Ok(OrderChannelView::new(channel, &base_url, true))
         })
         .await
 }
@@ -82,28 +88,38 @@ pub async fn list(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    page: Option<i64>,
-    limit: Option<i64>,
-) -> Result<Paged<OrderChannel>> {
-    actor.authorize(org_id, READ)?;
-    let page = page_query(page, limit)?;
+    page: PageParams,
+) -> Result<OrderChannelPage> {
+    actor.authorize(org_id, &ops::LIST_ORDER_CHANNELS)?;
+    let page = page_query(&page)?;
     let org_id = org_id.to_string();
-    ctx.db
-        .read(move |c| store::order_channels::list(c, &org_id, page))
-        .await
+    let paged = ctx
+        .db
+        .read(move |db| store::order_channels::list(db, &org_id, page))
+        .await?;
+    let base_url = ctx.config.base_url();
+    Ok(paged
+        .map(|c| OrderChannelView::new(c, &base_url, false))
+        .into())
 }
 
-pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderChannel> {
-    actor.authorize(org_id, READ)?;
+pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderChannelView> {
+    actor.authorize(org_id, &ops::GET_ORDER_CHANNEL)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .read(move |c| store::order_channels::get(c, &org_id, &id)?.ok_or(Error::NotFound))
-        .await
+    let channel = ctx
+        .db
+        .read(move |db| store::order_channels::get(db, &org_id, &id)?.ok_or(Error::NotFound))
+        .await?;
+    Ok(OrderChannelView::new(
+        channel,
+        &ctx.config.base_url(),
+        false,
+    ))
 }
 
 /// Deletes a channel that brought no orders (409 otherwise).
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::DELETE_ORDER_CHANNEL)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
         .write(move |tx| {

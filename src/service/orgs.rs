@@ -1,31 +1,47 @@
 //! Organizations: creation with their first user (the owner), reading and updating.
 
+use poem_openapi::{Object, types::MaybeUndefined};
+use serde::Deserialize;
+
 use crate::{
     error::{Error, Result},
     model::{
         country, ids,
-        org::{self, Org, User},
-        scope::{Resource, Scope},
+        org::{self, Org, UserView},
         validate::{Violations, is_email},
     },
-    service::{Actor, Ctx, Input, users},
+    service::{Actor, Ctx, Input, operations as ops, users},
     store,
 };
 
-/// POST /orgs (SPEC §4 row 2) and `shipbase org create`.
+/// Creates an organization and its first user, who becomes the owner (SPEC row 2; also
+/// `shipbase org create`).
+#[derive(Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "OrgIn", rename_all = "camelCase")]
 pub struct NewOrg {
+    #[oai(validator(min_length = 1, max_length = 200))]
     pub name: String,
+    /// Unique; lower-case letters, digits and dashes.
+    #[oai(validator(min_length = 1, max_length = 100, pattern = "^[a-z0-9-]+$"))]
     pub slug: String,
     pub description: Option<String>,
+    /// E-mail of the first user (the owner).
     pub creator_email: String,
+    #[oai(validator(min_length = 1, max_length = 200))]
     pub creator_name: String,
-    /// A plan of the config; `default` when absent.
+    /// A plan of the configuration; `default` when absent. Only the CLI chooses one.
+    #[serde(skip)]
+    #[oai(skip)]
     pub plan: Option<String>,
 }
 
+/// The new organization and its owner.
+#[derive(Object)]
+#[oai(rename = "OrgCreated")]
 pub struct CreatedOrg {
     pub org: Org,
-    pub user: User,
+    pub user: UserView,
 }
 
 /// Creates an organization and makes the creator (found or created by e-mail) its owner.
@@ -83,40 +99,68 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
             store::orgs::save(tx, &org)?;
             let user = users::find_or_create(tx, &email, &name, &now)?;
             store::orgs::add_member(tx, &org.id, &user.id, "owner", None, &now)?;
-            let user = store::users::in_org(tx, &org.id, &user.id)?.ok_or(Error::NotFound)?;
-            Ok(CreatedOrg { org, user })
+            let user = store::users::in_org(tx, &org.id, &user.id)?
+                .ok_or_else(|| Error::internal("the new owner is not a member"))?;
+            Ok(CreatedOrg {
+                org,
+                user: user.into(),
+            })
         })
         .await
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str) -> Result<Org> {
-    actor.authorize(org_id, Scope::read(Resource::Orgs))?;
+    actor.authorize(org_id, &ops::GET_ORGANIZATION)?;
     let org_id = org_id.to_string();
     ctx.db
-        .read(move |c| store::orgs::get(c, &org_id)?.ok_or(Error::NotFound))
+        .read(move |db| store::orgs::get(db, &org_id)?.ok_or(Error::NotFound))
         .await
 }
 
-/// A change to an organization: `None` keeps a field; for nullable fields `Some(None)` clears it.
-#[derive(Default)]
+/// Fields to change; absent fields stay as they are, `null` clears a nullable field.
+#[derive(Deserialize, Object, Default)]
+#[serde(rename_all = "camelCase", default)]
+#[oai(rename = "OrgPatchIn", rename_all = "camelCase")]
 pub struct OrgPatch {
+    #[oai(validator(min_length = 1, max_length = 200))]
+    #[serde(deserialize_with = "not_null")]
     pub name: Option<String>,
+    #[oai(validator(min_length = 1, max_length = 100, pattern = "^[a-z0-9-]+$"))]
+    #[serde(deserialize_with = "not_null")]
     pub slug: Option<String>,
-    pub description: Option<Option<String>>,
+    pub description: MaybeUndefined<String>,
+    /// One of DKK, EUR, USD, GBP, SEK, NOK.
+    #[serde(deserialize_with = "not_null")]
     pub currency: Option<String>,
-    pub vat_number: Option<Option<String>>,
+    pub vat_number: MaybeUndefined<String>,
+    /// When true, shipments beyond the plan limit are allowed and charged as overage.
+    #[serde(deserialize_with = "not_null")]
     pub overage_enabled: Option<bool>,
-    pub billing_email: Option<Option<String>>,
-    pub company_name: Option<Option<String>>,
-    pub address_line1: Option<Option<String>>,
-    pub address_line2: Option<Option<String>>,
-    pub city: Option<Option<String>>,
-    pub postal_code: Option<Option<String>>,
-    pub country: Option<Option<String>>,
+    pub billing_email: MaybeUndefined<String>,
+    pub company_name: MaybeUndefined<String>,
+    pub address_line1: MaybeUndefined<String>,
+    pub address_line2: MaybeUndefined<String>,
+    pub city: MaybeUndefined<String>,
+    pub postal_code: MaybeUndefined<String>,
+    /// ISO 3166-1 alpha-2.
+    pub country: MaybeUndefined<String>,
+}
+
+/// For optional fields that may be left out but not set to null.
+fn not_null<'de, D, T>(deserializer: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    use serde::de::Error as _;
+    match Option::<T>::deserialize(deserializer)? {
+        Some(value) => Ok(Some(value)),
+        None => Err(D::Error::custom("must not be null")),
+    }
 }
 
 pub async fn update(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<OrgPatch>) -> Result<Org> {
-    actor.authorize(org_id, Scope::write(Resource::Orgs))?;
+    actor.authorize(org_id, &ops::UPDATE_ORGANIZATION)?;
     let patch = input.get()?;
     validate_patch(&patch)?;
     let (org_id, now) = (org_id.to_string(), ctx.now());
@@ -147,12 +191,12 @@ fn validate_patch(patch: &OrgPatch) -> Result<()> {
     if let Some(currency) = &patch.currency {
         errors.one_of("currency", currency, &org::CURRENCIES);
     }
-    if let Some(Some(email)) = &patch.billing_email
+    if let MaybeUndefined::Value(email) = &patch.billing_email
         && !is_email(email)
     {
         errors.add("billingEmail", "must be an e-mail address");
     }
-    if let Some(Some(code)) = &patch.country
+    if let MaybeUndefined::Value(code) = &patch.country
         && !country::is_alpha2(code)
     {
         errors.add("country", "must be an ISO 3166-1 alpha-2 code such as DK");
@@ -167,7 +211,7 @@ fn validate_patch(patch: &OrgPatch) -> Result<()> {
         ("postalCode", &patch.postal_code, 20),
     ];
     for (field, value, max) in texts {
-        if let Some(Some(text)) = value {
+        if let MaybeUndefined::Value(text) = value {
             errors.length(field, text, 0, max);
         }
     }
@@ -180,19 +224,26 @@ fn apply(org: &mut Org, patch: OrgPatch) {
             *field = value;
         }
     }
+    fn set_nullable(field: &mut Option<String>, value: MaybeUndefined<String>) {
+        match value {
+            MaybeUndefined::Undefined => {}
+            MaybeUndefined::Null => *field = None,
+            MaybeUndefined::Value(value) => *field = Some(value),
+        }
+    }
     set(&mut org.name, patch.name);
     set(&mut org.slug, patch.slug);
-    set(&mut org.description, patch.description);
+    set_nullable(&mut org.description, patch.description);
     set(&mut org.currency, patch.currency);
-    set(&mut org.vat_number, patch.vat_number);
+    set_nullable(&mut org.vat_number, patch.vat_number);
     set(&mut org.overage_enabled, patch.overage_enabled);
-    set(&mut org.billing_email, patch.billing_email);
-    set(&mut org.company_name, patch.company_name);
-    set(&mut org.address_line1, patch.address_line1);
-    set(&mut org.address_line2, patch.address_line2);
-    set(&mut org.city, patch.city);
-    set(&mut org.postal_code, patch.postal_code);
-    set(&mut org.country, patch.country);
+    set_nullable(&mut org.billing_email, patch.billing_email);
+    set_nullable(&mut org.company_name, patch.company_name);
+    set_nullable(&mut org.address_line1, patch.address_line1);
+    set_nullable(&mut org.address_line2, patch.address_line2);
+    set_nullable(&mut org.city, patch.city);
+    set_nullable(&mut org.postal_code, patch.postal_code);
+    set_nullable(&mut org.country, patch.country);
 }
 
 fn check_slug(errors: &mut Violations, slug: &str) {

@@ -1,42 +1,77 @@
 //! Shipping quotes (SPEC row 10, DESIGN §11): one rate per matching (rule, condition), priced in
 //! cents as Shopify's carrier-service callback expects, sorted by price.
 
+use poem_openapi::Object;
+use serde::Deserialize;
+
 use crate::{
     error::Result,
-    model::{
-        rule::Basket,
-        scope::{Resource, Scope},
-        validate::Violations,
-    },
-    service::{Actor, Ctx, Input},
+    model::{rule::Basket, validate::Violations},
+    service::{Actor, Ctx, Input, operations as ops},
     store,
 };
 
-/// A basket to price.
-pub struct QuoteRequest {
+/// Where the goods go; `country` (ISO alpha-2) is required.
+#[derive(Deserialize, Object, Default)]
+#[serde(rename_all = "camelCase", default)]
+#[oai(rename = "DestinationIn", rename_all = "camelCase")]
+pub struct Destination {
     pub country: Option<String>,
-    pub items: Vec<QuoteItem>,
+    pub postal_code: Option<String>,
+    pub province: Option<String>,
+    pub city: Option<String>,
+    pub address1: Option<String>,
+    pub address2: Option<String>,
 }
 
+/// One item of the basket.
+#[derive(Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "QuoteItemIn", rename_all = "camelCase")]
 pub struct QuoteItem {
+    pub name: Option<String>,
     pub quantity: i64,
+    /// Weight of one unit in grams.
     pub grams: f64,
-    /// Unit price in cents.
+    /// Price of one unit in cents.
     pub price: f64,
+    pub sku: Option<String>,
+    pub product_id: Option<String>,
+    pub variant_id: Option<String>,
 }
 
-/// One offer (SPEC §2 ShippingRate); `total_price` in cents.
-#[derive(Clone, Debug, PartialEq)]
+/// A basket to price (SPEC row 10).
+#[derive(Deserialize, Object)]
+#[oai(rename = "QuoteIn")]
+pub struct QuoteRequest {
+    pub destination: Destination,
+    #[oai(validator(min_items = 1))]
+    pub items: Vec<QuoteItem>,
+    pub currency: Option<String>,
+}
+
+/// One offer (SPEC §2 ShippingRate); `totalPrice` is in cents, as a string of digits.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "ShippingRate", rename_all = "camelCase")]
 pub struct Rate {
     pub service_name: String,
     pub service_code: String,
-    pub total_price: u64,
+    pub total_price: String,
     pub currency: String,
     pub shipping_rule_id: String,
     pub description: Option<String>,
+    pub min_delivery_date: Option<String>,
+    pub max_delivery_date: Option<String>,
     pub carrier_name: String,
     pub carrier_slug: String,
     pub product_id: String,
+}
+
+/// The rates, cheapest first.
+#[derive(Object)]
+#[oai(rename = "QuoteOut")]
+pub struct Quote {
+    pub rates: Vec<Rate>,
 }
 
 pub async fn quote(
@@ -44,11 +79,11 @@ pub async fn quote(
     actor: &Actor,
     org_id: &str,
     input: Input<QuoteRequest>,
-) -> Result<Vec<Rate>> {
-    actor.authorize(org_id, Scope::read(Resource::ShippingRules))?;
+) -> Result<Quote> {
+    actor.authorize(org_id, &ops::QUOTE_SHIPPING_RATES)?;
     let request = input.get()?;
     let mut errors = Violations::new();
-    let country = request.country.unwrap_or_default();
+    let country = request.destination.country.unwrap_or_default();
     if country.is_empty() {
         errors.add("destination.country", "is required");
     }
@@ -90,30 +125,38 @@ pub async fn quote(
     let org_id = org_id.to_string();
     let rules = ctx
         .db
-        .read(move |c| store::shipping_rules::all(c, &org_id))
+        .read(move |db| store::shipping_rules::all(db, &org_id))
         .await?;
     let mut rates = Vec::new();
     for view in rules {
-        let settings = &view.rule.fields.settings;
-        if !settings.ships_to(&country) {
+        let (rule, carrier) = (&view.rule, &view.carrier.carrier.fields);
+        let fields = &rule.fields;
+        if !fields.ships_to(&country) {
             continue;
         }
-        for (i, condition) in settings.conditions.iter().enumerate() {
+        for (i, condition) in fields.conditions.iter().enumerate() {
             if condition.matches(basket) {
-                rates.push(Rate {
-                    service_name: view.rule.fields.name.clone(),
-                    service_code: format!("{}:{i}", view.rule.id),
-                    total_price: condition.price_cents(),
-                    currency: condition.currency.clone(),
-                    shipping_rule_id: view.rule.id.clone(),
-                    description: settings.description.clone(),
-                    carrier_name: view.carrier.fields.name.clone(),
-                    carrier_slug: view.carrier.fields.carrier_slug.clone(),
-                    product_id: settings.product_id.clone(),
-                });
+                rates.push((
+                    condition.price_cents(),
+                    Rate {
+                        service_name: fields.name.clone(),
+                        service_code: format!("{}:{i}", rule.id),
+                        total_price: condition.price_cents().to_string(),
+                        currency: condition.currency.clone(),
+                        shipping_rule_id: rule.id.clone(),
+                        description: fields.description.clone(),
+                        min_delivery_date: None,
+                        max_delivery_date: None,
+                        carrier_name: carrier.name.clone(),
+                        carrier_slug: carrier.carrier_slug.clone(),
+                        product_id: fields.product_id.clone(),
+                    },
+                ));
             }
         }
     }
-    rates.sort_by_key(|r| r.total_price);
-    Ok(rates)
+    rates.sort_by_key(|(cents, _)| *cents);
+    Ok(Quote {
+        rates: rates.into_iter().map(|(_, rate)| rate).collect(),
+    })
 }

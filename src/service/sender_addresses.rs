@@ -3,17 +3,13 @@
 use crate::{
     error::{Error, Result},
     model::{
-        address::{AddressFields, SenderAddress},
+        address::{AddressFields, SenderAddress, SenderAddressPage},
         ids,
-        scope::{Resource, Scope},
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, page_query},
-    store::{self, Paged},
+    service::{Actor, Ctx, Input, PageParams, operations as ops, page_query},
+    store::{self, Reader},
 };
-
-const READ: Scope = Scope::read(Resource::SenderAddresses);
-const WRITE: Scope = Scope::write(Resource::SenderAddresses);
 
 fn validate(fields: &AddressFields) -> Result<()> {
     let mut errors = Violations::new();
@@ -27,7 +23,7 @@ pub async fn create(
     org_id: &str,
     input: Input<AddressFields>,
 ) -> Result<SenderAddress> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::CREATE_SENDER_ADDRESS)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
@@ -50,22 +46,22 @@ pub async fn list(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    page: Option<i64>,
-    limit: Option<i64>,
-) -> Result<Paged<SenderAddress>> {
-    actor.authorize(org_id, READ)?;
-    let page = page_query(page, limit)?;
+    page: PageParams,
+) -> Result<SenderAddressPage> {
+    actor.authorize(org_id, &ops::LIST_SENDER_ADDRESSES)?;
+    let page = page_query(&page)?;
     let org_id = org_id.to_string();
     ctx.db
-        .read(move |c| store::sender_addresses::list(c, &org_id, page))
+        .read(move |db| store::sender_addresses::list(db, &org_id, page))
         .await
+        .map(Into::into)
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<SenderAddress> {
-    actor.authorize(org_id, READ)?;
+    actor.authorize(org_id, &ops::GET_SENDER_ADDRESS)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
-        .read(move |c| store::sender_addresses::get(c, &org_id, &id)?.ok_or(Error::NotFound))
+        .read(move |db| store::sender_addresses::get(db, &org_id, &id)?.ok_or(Error::NotFound))
         .await
 }
 
@@ -77,7 +73,7 @@ pub async fn update(
     id: &str,
     input: Input<AddressFields>,
 ) -> Result<SenderAddress> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::UPDATE_SENDER_ADDRESS)?;
     let fields = input.get()?;
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
@@ -94,7 +90,7 @@ pub async fn update(
 }
 
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::DELETE_SENDER_ADDRESS)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
         .write(move |tx| {
@@ -110,13 +106,8 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 }
 
 /// Checks that `id` names a sender address of the organization (400 on `field` otherwise).
-pub(crate) fn require(
-    conn: &rusqlite::Connection,
-    org_id: &str,
-    id: &str,
-    field: &str,
-) -> Result<SenderAddress> {
-    store::sender_addresses::get(conn, org_id, id)?.ok_or_else(|| {
+pub(crate) fn require(db: &Reader, org_id: &str, id: &str, field: &str) -> Result<SenderAddress> {
+    store::sender_addresses::get(db, org_id, id)?.ok_or_else(|| {
         Error::invalid(
             field,
             format!("no sender address {id} in this organization"),

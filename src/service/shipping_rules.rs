@@ -5,16 +5,14 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        rule::{RuleFields, ShippingRule},
-        scope::{Resource, Scope},
+        rule::{RuleFields, RuleView, ShippingRule, ShippingRulePage},
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, carriers, page_query, sender_addresses},
-    store::{self, Paged, Tx, shipping_rules::RuleView},
+    service::{
+        Actor, Ctx, Input, PageParams, carriers, operations as ops, page_query, sender_addresses,
+    },
+    store::{self, Tx},
 };
-
-const READ: Scope = Scope::read(Resource::ShippingRules);
-const WRITE: Scope = Scope::write(Resource::ShippingRules);
 
 fn validate(fields: &RuleFields) -> Result<()> {
     let mut errors = Violations::new();
@@ -54,7 +52,7 @@ pub async fn create(
     org_id: &str,
     input: Input<RuleFields>,
 ) -> Result<RuleView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::CREATE_SHIPPING_RULE)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
@@ -69,31 +67,37 @@ pub async fn create(
         .write(move |tx| {
             check_references(tx, &rule.org_id, &rule.fields, None)?;
             store::shipping_rules::save(tx, &rule)?;
-            store::shipping_rules::get(tx, &rule.org_id, &rule.id)?.ok_or(Error::NotFound)
+            saved(tx, &rule.org_id, &rule.id)
         })
         .await
+}
+
+/// The rule just written, in its full form.
+fn saved(tx: &Tx, org_id: &str, id: &str) -> Result<RuleView> {
+    store::shipping_rules::get(tx, org_id, id)?
+        .ok_or_else(|| Error::internal(format!("shipping rule {id} vanished while written")))
 }
 
 pub async fn list(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    page: Option<i64>,
-    limit: Option<i64>,
-) -> Result<Paged<RuleView>> {
-    actor.authorize(org_id, READ)?;
-    let page = page_query(page, limit)?;
+    page: PageParams,
+) -> Result<ShippingRulePage> {
+    actor.authorize(org_id, &ops::LIST_SHIPPING_RULES)?;
+    let page = page_query(&page)?;
     let org_id = org_id.to_string();
     ctx.db
-        .read(move |c| store::shipping_rules::list(c, &org_id, page))
+        .read(move |db| store::shipping_rules::list(db, &org_id, page))
         .await
+        .map(Into::into)
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<RuleView> {
-    actor.authorize(org_id, READ)?;
+    actor.authorize(org_id, &ops::GET_SHIPPING_RULE)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
-        .read(move |c| store::shipping_rules::get(c, &org_id, &id)?.ok_or(Error::NotFound))
+        .read(move |db| store::shipping_rules::get(db, &org_id, &id)?.ok_or(Error::NotFound))
         .await
 }
 
@@ -105,27 +109,26 @@ pub async fn update(
     id: &str,
     input: Input<RuleFields>,
 ) -> Result<RuleView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::UPDATE_SHIPPING_RULE)?;
     let fields = input.get()?;
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let mut rule = store::shipping_rules::get(tx, &org_id, &id)?
-                .ok_or(Error::NotFound)?
-                .rule;
+            let mut rule =
+                store::shipping_rules::get_rule(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             check_references(tx, &org_id, &fields, Some(&id))?;
             rule.fields = fields;
             rule.updated_at = now;
             store::shipping_rules::save(tx, &rule)?;
-            store::shipping_rules::get(tx, &org_id, &id)?.ok_or(Error::NotFound)
+            saved(tx, &org_id, &id)
         })
         .await
 }
 
 /// Deletes a rule; shipments that applied it keep their carrier settings and lose the link.
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::DELETE_SHIPPING_RULE)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
         .write(move |tx| {

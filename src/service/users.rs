@@ -8,7 +8,6 @@ use crate::{
     model::{
         ids,
         org::{self, User},
-        scope::{Resource, Scope},
         validate::Violations,
     },
     service::{Actor, Ctx, Input},
@@ -35,7 +34,7 @@ pub(crate) fn find_or_create(tx: &Tx, email: &str, name: &str, now: &str) -> Res
     Ok(user)
 }
 
-/// `shipbase user add`: a team member of an organization.
+/// `shipbase user add`: a team member of an organization (an administrator's operation).
 pub struct NewMember {
     pub email: String,
     pub name: String,
@@ -45,7 +44,7 @@ pub struct NewMember {
 }
 
 pub async fn add(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewMember>) -> Result<User> {
-    actor.authorize(org_id, Scope::write(Resource::Orgs))?;
+    require_admin(actor)?;
     let input = input.get()?;
     let mut errors = Violations::new();
     errors.email("email", &input.email);
@@ -74,7 +73,8 @@ pub async fn add(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewMember>
                 input.brand.as_deref(),
                 &now,
             )?;
-            store::users::in_org(tx, &org_id, &user.id)?.ok_or(Error::NotFound)
+            store::users::in_org(tx, &org_id, &user.id)?
+                .ok_or_else(|| Error::internal("the new member is not a member"))
         })
         .await
 }
@@ -114,7 +114,8 @@ pub async fn grant_staff(ctx: &Ctx, actor: &Actor, email: &str) -> Result<User> 
         .write(move |tx| {
             let user = store::users::by_email(tx, &email)?.ok_or_else(|| no_such_user(&email))?;
             store::users::set_staff(tx, &user.id, true, &now)?;
-            store::users::get(tx, &user.id)?.ok_or(Error::NotFound)
+            store::users::get(tx, &user.id)?
+                .ok_or_else(|| Error::internal("the user vanished while granted staff"))
         })
         .await
 }

@@ -1,14 +1,14 @@
 //! `api_tokens`: stored by SHA-256 hash, listed per organization.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use crate::{
-    error::{Error, Result},
+    error::Result,
     model::{
         org::{ApiToken, UserRef},
         scope::ScopeSet,
     },
-    store::{PageQuery, Paged, count},
+    store::{PageQuery, Paged, Reader, Tx, count},
 };
 
 const SELECT: &str =
@@ -35,8 +35,8 @@ fn from_row(row: &Row) -> rusqlite::Result<ApiToken> {
     })
 }
 
-pub fn insert(conn: &Connection, token: &ApiToken, hash: &[u8]) -> Result<()> {
-    conn.prepare_cached(
+pub fn insert(tx: &Tx, token: &ApiToken, hash: &[u8]) -> Result<()> {
+    tx.conn.prepare_cached(
         "INSERT INTO api_tokens (id, org_id, name, token_hash, token_prefix, scopes, created_by, expires_at, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
@@ -54,8 +54,9 @@ pub fn insert(conn: &Connection, token: &ApiToken, hash: &[u8]) -> Result<()> {
     Ok(())
 }
 
-pub fn get(conn: &Connection, org_id: &str, token_id: &str) -> Result<Option<ApiToken>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str, token_id: &str) -> Result<Option<ApiToken>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!("{SELECT} WHERE t.org_id = ?1 AND t.id = ?2"))?
         .query_row([org_id, token_id], from_row)
         .optional()?)
@@ -70,8 +71,9 @@ pub struct Credential {
 }
 
 /// The token with this hash, for authentication (any organization).
-pub fn by_hash(conn: &Connection, hash: &[u8]) -> Result<Option<Credential>> {
-    Ok(conn
+pub fn by_hash(db: &Reader, hash: &[u8]) -> Result<Option<Credential>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!("{SELECT_WITH_HASH} WHERE t.token_hash = ?1"))?
         .query_row([hash], |r| {
             Ok(Credential {
@@ -89,20 +91,22 @@ const SELECT_WITH_HASH: &str =
     FROM api_tokens t JOIN users u ON u.id = t.created_by";
 
 /// The organization a token belongs to, for admin commands that name only the token.
-pub fn org_of(conn: &Connection, token_id: &str) -> Result<Option<String>> {
-    Ok(conn
+pub fn org_of(db: &Reader, token_id: &str) -> Result<Option<String>> {
+    Ok(db
+        .conn
         .prepare_cached("SELECT org_id FROM api_tokens WHERE id = ?1")?
         .query_row([token_id], |r| r.get(0))
         .optional()?)
 }
 
-pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<ApiToken>> {
+pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<ApiToken>> {
     let total = count(
-        conn,
+        db,
         "SELECT COUNT(*) FROM api_tokens WHERE org_id = ?1",
         org_id,
     )?;
-    let items = conn
+    let items = db
+        .conn
         .prepare_cached(&format!(
             "{SELECT} WHERE t.org_id = ?1 ORDER BY t.created_at DESC, t.id DESC LIMIT ?2 OFFSET ?3"
         ))?
@@ -115,30 +119,27 @@ pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<Ap
     })
 }
 
-pub fn rename(conn: &Connection, org_id: &str, token_id: &str, name: &str) -> Result<()> {
-    let changed = conn
+/// Renames a token; false when the organization has no such token.
+pub fn rename(tx: &Tx, org_id: &str, token_id: &str, name: &str) -> Result<bool> {
+    let changed = tx
+        .conn
         .prepare_cached("UPDATE api_tokens SET name = ?3 WHERE org_id = ?1 AND id = ?2")?
         .execute(params![org_id, token_id, name])?;
-    if changed == 0 {
-        Err(Error::NotFound)
-    } else {
-        Ok(())
-    }
+    Ok(changed == 1)
 }
 
-pub fn delete(conn: &Connection, org_id: &str, token_id: &str) -> Result<()> {
-    let changed = conn
+/// Deletes a token; false when the organization has no such token.
+pub fn delete(tx: &Tx, org_id: &str, token_id: &str) -> Result<bool> {
+    let changed = tx
+        .conn
         .prepare_cached("DELETE FROM api_tokens WHERE org_id = ?1 AND id = ?2")?
         .execute(params![org_id, token_id])?;
-    if changed == 0 {
-        Err(Error::NotFound)
-    } else {
-        Ok(())
-    }
+    Ok(changed == 1)
 }
 
-pub fn touch(conn: &Connection, org_id: &str, token_id: &str, now: &str) -> Result<()> {
-    conn.prepare_cached("UPDATE api_tokens SET last_used_at = ?3 WHERE org_id = ?1 AND id = ?2")?
+pub fn touch(tx: &Tx, org_id: &str, token_id: &str, now: &str) -> Result<()> {
+    tx.conn
+        .prepare_cached("UPDATE api_tokens SET last_used_at = ?3 WHERE org_id = ?1 AND id = ?2")?
         .execute(params![org_id, token_id, now])?;
     Ok(())
 }

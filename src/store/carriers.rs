@@ -1,14 +1,11 @@
 //! `carriers`, read with their sender address.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use crate::{
-    error::{Error, Result},
-    model::{
-        address::SenderAddress,
-        carrier::{Carrier, CarrierFields},
-    },
-    store::{PageQuery, Paged, count, json_column, sender_addresses, to_json},
+    error::Result,
+    model::carrier::{Carrier, CarrierFields, CarrierView},
+    store::{PageQuery, Paged, Reader, Tx, count, json_column, one_row, sender_addresses, to_json},
 };
 
 fn select() -> String {
@@ -34,28 +31,29 @@ pub(crate) fn from_row_at(row: &Row, at: usize) -> rusqlite::Result<Carrier> {
     })
 }
 
-fn with_address(row: &Row) -> rusqlite::Result<(Carrier, SenderAddress)> {
-    Ok((from_row_at(row, 0)?, sender_addresses::from_row_at(row, 8)?))
+fn with_address(row: &Row) -> rusqlite::Result<CarrierView> {
+    Ok(CarrierView {
+        carrier: from_row_at(row, 0)?,
+        sender_address: Some(sender_addresses::from_row_at(row, 8)?),
+    })
 }
 
-pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<(Carrier, SenderAddress)>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<CarrierView>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!("{} WHERE c.org_id = ?1 AND c.id = ?2", select()))?
         .query_row([org_id, id], with_address)
         .optional()?)
 }
 
-pub fn list(
-    conn: &Connection,
-    org_id: &str,
-    page: PageQuery,
-) -> Result<Paged<(Carrier, SenderAddress)>> {
+pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<CarrierView>> {
     let total = count(
-        conn,
+        db,
         "SELECT COUNT(*) FROM carriers WHERE org_id = ?1",
         org_id,
     )?;
-    let items = conn
+    let items = db
+        .conn
         .prepare_cached(&format!(
             "{} WHERE c.org_id = ?1 ORDER BY c.created_at DESC, c.id DESC LIMIT ?2 OFFSET ?3",
             select()
@@ -69,9 +67,9 @@ pub fn list(
     })
 }
 
-pub fn save(conn: &Connection, c: &Carrier) -> Result<()> {
+pub fn save(tx: &Tx, c: &Carrier) -> Result<()> {
     let f = &c.fields;
-    conn.prepare_cached(
+    tx.conn.prepare_cached(
         "INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, carrier_slug = excluded.carrier_slug,
@@ -83,15 +81,17 @@ pub fn save(conn: &Connection, c: &Carrier) -> Result<()> {
 }
 
 /// Whether a shipping rule still uses the carrier.
-pub fn in_use(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
-    Ok(conn
+pub fn in_use(db: &Reader, org_id: &str, id: &str) -> Result<bool> {
+    Ok(db
+        .conn
         .prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND carrier_id = ?2")?
         .exists([org_id, id])?)
 }
 
-pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn
+pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
+    let n = tx
+        .conn
         .prepare_cached("DELETE FROM carriers WHERE org_id = ?1 AND id = ?2")?
         .execute([org_id, id])?;
-    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+    one_row(n, "carriers")
 }

@@ -1,8 +1,14 @@
 //! `documents`: labels and other files of a shipment.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
 
-use crate::{error::Result, model::document::Document};
+use poem_openapi::types::Base64;
+
+use crate::{
+    error::Result,
+    model::document::Document,
+    store::{Reader, Tx},
+};
 
 const COLUMNS: &str =
     "id, org_id, shipment_id, document_type, format, size, content, created_at, updated_at";
@@ -15,33 +21,34 @@ fn from_row(row: &Row) -> rusqlite::Result<Document> {
         document_type: row.get(3)?,
         format: row.get(4)?,
         size: row.get(5)?,
-        content: row.get(6)?,
+        content: Base64(row.get(6)?),
         created_at: row.get(7)?,
         updated_at: row.get(8)?,
     })
 }
 
-pub fn insert(conn: &Connection, d: &Document) -> Result<()> {
-    conn.prepare_cached(&format!(
-        "INSERT INTO documents ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-    ))?
-    .execute(params![
-        d.id,
-        d.org_id,
-        d.shipment_id,
-        d.document_type,
-        d.format,
-        d.size,
-        d.content,
-        d.created_at,
-        d.updated_at
-    ])?;
+pub fn insert(tx: &Tx, d: &Document) -> Result<()> {
+    tx.conn
+        .prepare_cached(&format!(
+            "INSERT INTO documents ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        ))?
+        .execute(params![
+            d.id,
+            d.org_id,
+            d.shipment_id,
+            d.document_type,
+            d.format,
+            d.size,
+            d.content.0,
+            d.created_at,
+            d.updated_at
+        ])?;
     Ok(())
 }
 
 /// The documents of a shipment, oldest first.
-pub fn of_shipment(conn: &Connection, org_id: &str, shipment_id: &str) -> Result<Vec<Document>> {
-    Ok(conn
+pub fn of_shipment(db: &Reader, org_id: &str, shipment_id: &str) -> Result<Vec<Document>> {
+    Ok(db.conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM documents WHERE org_id = ?1 AND shipment_id = ?2 ORDER BY created_at, id"
         ))?
@@ -49,13 +56,9 @@ pub fn of_shipment(conn: &Connection, org_id: &str, shipment_id: &str) -> Result
         .collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
-pub fn get(
-    conn: &Connection,
-    org_id: &str,
-    shipment_id: &str,
-    id: &str,
-) -> Result<Option<Document>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str, shipment_id: &str, id: &str) -> Result<Option<Document>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM documents WHERE org_id = ?1 AND shipment_id = ?2 AND id = ?3"
         ))?

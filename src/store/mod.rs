@@ -1,26 +1,37 @@
-//! The only SQL in the program: one writer thread and a pool of readers over one SQLite file
-//! in WAL mode. Reads run on the blocking pool, writes on the writer thread, never on a tokio
-//! worker. Every org-owned query takes the org id first.
+//! The only SQL in the program: one writer thread and a pool of read-only connections over one
+//! SQLite file in WAL mode. Reads run on the blocking pool, writes on the writer thread, never on
+//! a tokio worker. Every org-owned query takes the org id first. Store functions take a `Reader`
+//! to read and a `Tx` (the unit of work of one write) to write, so a write through a reader does
+//! not compile.
 
-use std::path::Path;
+use std::{path::Path, sync::Arc};
 
 use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{Connection, OpenFlags};
 
-use crate::error::{Error, Result};
+use crate::{
+    config::Plan,
+    error::{Error, Result},
+};
 
 pub mod api_tokens;
 pub mod carriers;
 pub mod documents;
+pub mod events;
 pub mod order_channels;
 pub mod orders;
 pub mod orgs;
 pub mod sender_addresses;
 pub mod shipments;
 pub mod shipping_rules;
+mod tx;
+pub mod usage;
 pub mod users;
 mod writer;
+
+pub use crate::model::page::{PageQuery, Paged};
+pub use tx::{BeforeCommit, Plans, TouchedOrder, Tx};
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -33,24 +44,31 @@ pub struct Db {
     readers: Pool<SqliteConnectionManager>,
 }
 
-/// The connection of one write job, inside the writer's transaction. Every write of the
-/// program passes through `Db::write`, the one place where events and usage counts hook in.
-pub struct Tx<'c> {
-    conn: &'c Connection,
+/// A connection to read through: a pooled read-only connection, or the writer's own inside a
+/// `Tx` (which dereferences to one).
+pub struct Reader<'c> {
+    pub(in crate::store) conn: &'c Connection,
 }
 
-impl std::ops::Deref for Tx<'_> {
-    type Target = Connection;
-    fn deref(&self) -> &Connection {
-        self.conn
-    }
+/// How the database is opened.
+pub struct Options<'a> {
+    pub path: &'a Path,
+    /// SQLite `synchronous`: `normal` or `full`.
+    pub synchronous: &'a str,
+    pub read_connections: u32,
+    /// The configured plans, which a `Tx` looks an organization's limits up in.
+    pub plans: Plans,
+    /// Runs at the end of every write job, before its savepoint is released.
+    pub before_commit: BeforeCommit,
 }
 
 impl Db {
-    /// Opens (creating when missing) `path`, applies pending migrations, and builds the pools.
-    pub fn open(path: &Path, synchronous: &str, read_connections: u32) -> Result<Db> {
-        let sync = synchronous.to_ascii_uppercase();
-        let init = move |c: &mut Connection| -> rusqlite::Result<()> {
+    /// Opens (creating when missing) the database, applies pending migrations, and builds the
+    /// writer and the pool of read-only connections.
+    pub fn open(options: Options) -> Result<Db> {
+        let path = options.path;
+        let sync = options.synchronous.to_ascii_uppercase();
+        let pragmas = move |c: &Connection| -> rusqlite::Result<()> {
             c.execute_batch(&format!(
                 "PRAGMA busy_timeout = 5000;
                  PRAGMA journal_mode = WAL;
@@ -62,37 +80,40 @@ impl Db {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let manager = || {
-            SqliteConnectionManager::file(path)
-                .with_flags(flags)
-                .with_init(init.clone())
-        };
         let mut conn = Connection::open_with_flags(path, flags).map_err(|e| open_error(path, e))?;
-        init(&mut conn).map_err(|e| open_error(path, e))?;
+        pragmas(&conn).map_err(|e| open_error(path, e))?;
         migrate(&mut conn)?;
-        let writer = writer::Writer::start(conn)?;
+        let writer = writer::Writer::start(conn, options.plans, options.before_commit)?;
+        // The writer made the file and its WAL; readers open it read-only.
         let readers = Pool::builder()
-            .max_size(read_connections)
-            .build(manager())
+            .max_size(options.read_connections)
+            .build(
+                SqliteConnectionManager::file(path)
+                    .with_flags(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                    .with_init(|c| {
+                        c.execute_batch("PRAGMA busy_timeout = 5000; PRAGMA mmap_size = 268435456;")
+                    }),
+            )
             .map_err(|e| open_error(path, e))?;
         Ok(Db { writer, readers })
     }
 
-    /// Runs `f` on a reader connection on the blocking pool.
+    /// Runs `f` on a read-only connection on the blocking pool.
     pub async fn read<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+        F: FnOnce(&Reader) -> Result<T> + Send + 'static,
     {
         let pool = self.readers.clone();
         crate::blocking::run(move || {
             let conn = pool.get()?;
-            f(&conn)
+            f(&Reader { conn: &conn })
         })
         .await
     }
 
-    /// Runs `f` as one all-or-nothing unit on the writer thread: its changes commit when it
+    /// Runs `f` as one all-or-nothing unit of work on the writer thread: its changes, and the
+    /// events, order settlements and usage counts it collected on the `Tx`, commit when it
     /// returns Ok and vanish when it returns an error.
     pub async fn write<T, F>(&self, f: F) -> Result<T>
     where
@@ -105,8 +126,8 @@ impl Db {
     /// Writes a consistent copy of the live database to `target` (which must not exist).
     pub async fn backup(&self, target: &Path) -> Result<()> {
         let target = target.to_string_lossy().into_owned();
-        self.read(move |c| {
-            c.execute("VACUUM INTO ?1", [&target])?;
+        self.read(move |r| {
+            r.conn.execute("VACUUM INTO ?1", [&target])?;
             Ok(())
         })
         .await
@@ -139,60 +160,29 @@ fn open_error(path: &Path, err: impl std::fmt::Display) -> Error {
     Error::Internal(format!("cannot open database {}: {err}", path.display()))
 }
 
+/// Every database error is internal: a query that should have found a row and did not is a
+/// bug, not a 404. Absence is expressed as `Option` or `bool` by the store functions.
+impl From<rusqlite::Error> for Error {
+    fn from(err: rusqlite::Error) -> Error {
+        Error::Internal(format!("sqlite: {err}"))
+    }
+}
+
+impl From<r2d2::Error> for Error {
+    fn from(err: r2d2::Error) -> Error {
+        Error::Internal(format!("connection pool: {err}"))
+    }
+}
+
 /// Whether `err` is a UNIQUE constraint failure.
 pub fn is_unique_violation(err: &rusqlite::Error) -> bool {
     matches!(err, rusqlite::Error::SqliteFailure(e, _) if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
 }
 
-/// `LIMIT`/`OFFSET` of a page.
-#[derive(Clone, Copy, Debug)]
-pub struct PageQuery {
-    pub page: u32,
-    pub limit: u32,
-}
-
-impl PageQuery {
-    pub fn offset(self) -> i64 {
-        i64::from(self.page - 1) * i64::from(self.limit)
-    }
-}
-
-/// One page of rows, the total count, and the page that was asked for.
-#[derive(Debug)]
-pub struct Paged<T> {
-    pub items: Vec<T>,
-    pub total: u64,
-    pub query: PageQuery,
-}
-
-impl<T> Paged<T> {
-    /// The same page with each item converted.
-    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Paged<U> {
-        Paged {
-            items: self.items.into_iter().map(f).collect(),
-            total: self.total,
-            query: self.query,
-        }
-    }
-
-    /// The same page with each item converted (or the first error).
-    pub fn try_map<U, E>(self, f: impl FnMut(T) -> Result<U, E>) -> Result<Paged<U>, E> {
-        let items = self
-            .items
-            .into_iter()
-            .map(f)
-            .collect::<Result<Vec<_>, E>>()?;
-        Ok(Paged {
-            items,
-            total: self.total,
-            query: self.query,
-        })
-    }
-}
-
 /// `SELECT COUNT(*) … WHERE org_id = ?1` as a u64.
-pub(crate) fn count(conn: &Connection, sql: &str, org_id: &str) -> Result<u64> {
-    let n: i64 = conn
+pub(crate) fn count(db: &Reader, sql: &str, org_id: &str) -> Result<u64> {
+    let n: i64 = db
+        .conn
         .prepare_cached(sql)?
         .query_row([org_id], |r| r.get(0))?;
     Ok(u64::try_from(n).unwrap_or(0))
@@ -214,3 +204,46 @@ pub(crate) fn json_column<T: serde::de::DeserializeOwned>(
         rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e))
     })
 }
+
+/// The plans of a configuration, shared with the writer.
+pub fn plans(plans: &std::collections::BTreeMap<String, Plan>) -> Plans {
+    Arc::new(plans.clone())
+}
+
+/// For a write to a row the job has just read: anything but one changed row is a bug (an
+/// internal error), never a 404.
+pub(crate) fn one_row(changed: usize, table: &str) -> Result<()> {
+    if changed == 1 {
+        Ok(())
+    } else {
+        Err(Error::Internal(format!(
+            "expected to change one row of {table}, changed {changed}"
+        )))
+    }
+}
+
+/// Statuses are stored as their names.
+macro_rules! text_column {
+    ($($ty:ty),+) => {$(
+        impl rusqlite::types::ToSql for $ty {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(self.as_str().into())
+            }
+        }
+
+        impl rusqlite::types::FromSql for $ty {
+            fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+                let text = value.as_str()?;
+                <$ty>::parse(text).ok_or_else(|| {
+                    rusqlite::types::FromSqlError::Other(format!("unknown value {text:?}").into())
+                })
+            }
+        }
+    )+};
+}
+
+text_column!(
+    crate::model::status::ShipmentStatus,
+    crate::model::status::OrderStatus,
+    crate::model::event::EventKind
+);

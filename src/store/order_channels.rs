@@ -1,11 +1,11 @@
 //! `order_channels` and the Shopify delivery log.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use crate::{
-    error::{Error, Result},
+    error::Result,
     model::order::OrderChannel,
-    store::{PageQuery, Paged, count},
+    store::{PageQuery, Paged, Reader, Tx, count, one_row},
 };
 
 const COLUMNS: &str = "id, org_id, name, type, shop_domain, webhook_secret, created_at, updated_at";
@@ -23,25 +23,27 @@ fn from_row(row: &Row) -> rusqlite::Result<OrderChannel> {
     })
 }
 
-pub fn insert(conn: &Connection, c: &OrderChannel) -> Result<()> {
-    conn.prepare_cached(&format!(
-        "INSERT INTO order_channels ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
-    ))?
-    .execute(params![
-        c.id,
-        c.org_id,
-        c.name,
-        c.kind,
-        c.shop_domain,
-        c.webhook_secret,
-        c.created_at,
-        c.updated_at
-    ])?;
+pub fn insert(tx: &Tx, c: &OrderChannel) -> Result<()> {
+    tx.conn
+        .prepare_cached(&format!(
+            "INSERT INTO order_channels ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+        ))?
+        .execute(params![
+            c.id,
+            c.org_id,
+            c.name,
+            c.kind,
+            c.shop_domain,
+            c.webhook_secret,
+            c.created_at,
+            c.updated_at
+        ])?;
     Ok(())
 }
 
-pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<OrderChannel>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<OrderChannel>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM order_channels WHERE org_id = ?1 AND id = ?2"
         ))?
@@ -51,8 +53,9 @@ pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<OrderChan
 
 /// A channel found by id alone: only for the Shopify receiver, which has no organization in its
 /// path and is authenticated by the channel's own secret.
-pub fn by_id_for_webhook(conn: &Connection, id: &str) -> Result<Option<OrderChannel>> {
-    Ok(conn
+pub fn by_id_for_webhook(db: &Reader, id: &str) -> Result<Option<OrderChannel>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM order_channels WHERE id = ?1"
         ))?
@@ -60,13 +63,13 @@ pub fn by_id_for_webhook(conn: &Connection, id: &str) -> Result<Option<OrderChan
         .optional()?)
 }
 
-pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<OrderChannel>> {
+pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<OrderChannel>> {
     let total = count(
-        conn,
+        db,
         "SELECT COUNT(*) FROM order_channels WHERE org_id = ?1",
         org_id,
     )?;
-    let items = conn
+    let items = db.conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM order_channels WHERE org_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
         ))?
@@ -79,27 +82,24 @@ pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<Or
     })
 }
 
-pub fn has_orders(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
-    Ok(conn
+pub fn has_orders(db: &Reader, org_id: &str, id: &str) -> Result<bool> {
+    Ok(db
+        .conn
         .prepare_cached("SELECT 1 FROM orders WHERE org_id = ?1 AND order_channel_id = ?2")?
         .exists([org_id, id])?)
 }
 
-pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn
+pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
+    let n = tx
+        .conn
         .prepare_cached("DELETE FROM order_channels WHERE org_id = ?1 AND id = ?2")?
         .execute([org_id, id])?;
-    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+    one_row(n, "order_channels")
 }
 
 /// Records a Shopify delivery id; false when it was seen before.
-pub fn record_delivery(
-    conn: &Connection,
-    channel_id: &str,
-    webhook_id: &str,
-    now: &str,
-) -> Result<bool> {
-    let n = conn
+pub fn record_delivery(tx: &Tx, channel_id: &str, webhook_id: &str, now: &str) -> Result<bool> {
+    let n = tx.conn
         .prepare_cached(
             "INSERT INTO shopify_deliveries (channel_id, webhook_id, received_at) VALUES (?1, ?2, ?3)
              ON CONFLICT DO NOTHING",

@@ -1,14 +1,15 @@
 //! `orders`, and the tally of an order's shipments.
 
-use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
+use rusqlite::{OptionalExtension, Row, ToSql, params};
 
 use crate::{
-    error::{Error, Result},
+    error::Result,
     model::{
         order::{Order, OrderChannel, ShipmentTally},
         shipment::Shipment,
+        status::{OrderStatus, ShipmentStatus},
     },
-    store::{PageQuery, Paged, json_column, to_json},
+    store::{PageQuery, Paged, Reader, Tx, json_column, one_row, to_json},
 };
 
 const COLUMNS: &str = "o.id, o.org_id, o.order_channel_id, o.order_number, o.external_id, o.status, o.shipping_rule_id, \
@@ -29,8 +30,9 @@ fn from_row(row: &Row) -> rusqlite::Result<Order> {
     })
 }
 
-pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Order>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Order>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM orders o WHERE o.org_id = ?1 AND o.id = ?2"
         ))?
@@ -39,12 +41,12 @@ pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Order>> {
 }
 
 pub fn by_external_id(
-    conn: &Connection,
+    db: &Reader,
     org_id: &str,
     channel_id: &str,
     external_id: &str,
 ) -> Result<Option<Order>> {
-    Ok(conn
+    Ok(db.conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM orders o WHERE o.org_id = ?1 AND o.order_channel_id = ?2 AND o.external_id = ?3"
         ))?
@@ -52,13 +54,8 @@ pub fn by_external_id(
         .optional()?)
 }
 
-pub fn number_taken(
-    conn: &Connection,
-    org_id: &str,
-    channel_id: &str,
-    number: &str,
-) -> Result<bool> {
-    Ok(conn
+pub fn number_taken(db: &Reader, org_id: &str, channel_id: &str, number: &str) -> Result<bool> {
+    Ok(db.conn
         .prepare_cached("SELECT 1 FROM orders WHERE org_id = ?1 AND order_channel_id = ?2 AND order_number = ?3")?
         .exists([org_id, channel_id, number])?)
 }
@@ -66,37 +63,48 @@ pub fn number_taken(
 /// Filters of the order list.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
-    pub status: Option<String>,
+    pub status: Option<OrderStatus>,
     pub channel_id: Option<String>,
     pub order_number: Option<String>,
 }
 
 pub fn list(
-    conn: &Connection,
+    db: &Reader,
     org_id: &str,
     filter: &Filter,
     page: PageQuery,
 ) -> Result<Paged<(Order, OrderChannel)>> {
     let mut clauses = vec!["o.org_id = ?"];
     let mut args: Vec<&dyn ToSql> = vec![&org_id];
-    for (value, clause) in [
-        (&filter.status, "o.status = ?"),
-        (&filter.channel_id, "o.order_channel_id = ?"),
-        (&filter.order_number, "o.order_number = ?"),
-    ] {
+    let conditions: [(Option<&dyn ToSql>, &str); 3] = [
+        (
+            filter.status.as_ref().map(|v| v as &dyn ToSql),
+            "o.status = ?",
+        ),
+        (
+            filter.channel_id.as_ref().map(|v| v as &dyn ToSql),
+            "o.order_channel_id = ?",
+        ),
+        (
+            filter.order_number.as_ref().map(|v| v as &dyn ToSql),
+            "o.order_number = ?",
+        ),
+    ];
+    for (value, clause) in conditions {
         if let Some(v) = value {
             clauses.push(clause);
             args.push(v);
         }
     }
     let filter_sql = clauses.join(" AND ");
-    let total: i64 = conn
+    let total: i64 = db
+        .conn
         .prepare_cached(&format!("SELECT COUNT(*) FROM orders o WHERE {filter_sql}"))?
         .query_row(args.as_slice(), |r| r.get(0))?;
     let (limit, offset) = (page.limit, page.offset());
     args.push(&limit);
     args.push(&offset);
-    let items = conn
+    let items = db.conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS}, c.id, c.org_id, c.name, c.type, c.shop_domain, c.webhook_secret, c.created_at, c.updated_at
              FROM orders o JOIN order_channels c ON c.id = o.order_channel_id
@@ -124,8 +132,8 @@ pub fn list(
 }
 
 /// Inserts or replaces (same id and org).
-pub fn save(conn: &Connection, o: &Order) -> Result<()> {
-    conn.prepare_cached(
+pub fn save(tx: &Tx, o: &Order) -> Result<()> {
+    tx.conn.prepare_cached(
         "INSERT INTO orders (id, org_id, order_channel_id, order_number, external_id, status, shipping_rule_id, body,
                              created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
@@ -149,42 +157,44 @@ pub fn save(conn: &Connection, o: &Order) -> Result<()> {
     Ok(())
 }
 
-pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn
+pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
+    let n = tx
+        .conn
         .prepare_cached("DELETE FROM orders WHERE org_id = ?1 AND id = ?2")?
         .execute([org_id, id])?;
-    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+    one_row(n, "orders")
 }
 
 /// The shipments linked to an order, oldest first.
-pub fn shipments(conn: &Connection, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
-    crate::store::shipments::of_order(conn, org_id, order_id)
+pub fn shipments(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
+    crate::store::shipments::of_order(db, org_id, order_id)
 }
 
-pub fn has_shipments(conn: &Connection, org_id: &str, order_id: &str) -> Result<bool> {
-    Ok(conn
+pub fn has_shipments(db: &Reader, org_id: &str, order_id: &str) -> Result<bool> {
+    Ok(db
+        .conn
         .prepare_cached("SELECT 1 FROM shipments WHERE org_id = ?1 AND order_id = ?2")?
         .exists([org_id, order_id])?)
 }
 
 /// Counts the order's outbound, not cancelled shipments by status.
-pub fn tally(conn: &Connection, org_id: &str, order_id: &str) -> Result<ShipmentTally> {
+pub fn tally(db: &Reader, org_id: &str, order_id: &str) -> Result<ShipmentTally> {
     let mut tally = ShipmentTally::default();
-    let mut stmt = conn.prepare_cached(
+    let mut stmt = db.conn.prepare_cached(
         "SELECT status, COUNT(*) FROM shipments
          WHERE org_id = ?1 AND order_id = ?2 AND type = 'outbound' AND status <> 'cancelled' GROUP BY status",
     )?;
     let rows = stmt.query_map([org_id, order_id], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+        Ok((r.get::<_, ShipmentStatus>(0)?, r.get::<_, i64>(1)?))
     })?;
     for row in rows {
         let (status, n) = row?;
         let n = usize::try_from(n).unwrap_or(0);
         tally.active += n;
-        match status.as_str() {
-            "dispatched" => tally.dispatched += n,
-            "partly_dispatched" => tally.partly_dispatched += n,
-            "error" => tally.error += n,
+        match status {
+            ShipmentStatus::Dispatched => tally.dispatched += n,
+            ShipmentStatus::PartlyDispatched => tally.partly_dispatched += n,
+            ShipmentStatus::Error => tally.error += n,
             _ => {}
         }
     }

@@ -1,8 +1,12 @@
 //! `orgs` and `memberships`.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
 
-use crate::{error::Result, model::org::Org};
+use crate::{
+    error::Result,
+    model::org::Org,
+    store::{Reader, Tx},
+};
 
 const COLUMNS: &str = "id, name, slug, description, currency, vat_number, billing_email, company_name, \
     address_line1, address_line2, city, postal_code, country, overage_enabled, plan, created_at, updated_at";
@@ -29,22 +33,24 @@ fn from_row(row: &Row) -> rusqlite::Result<Org> {
     })
 }
 
-pub fn get(conn: &Connection, org_id: &str) -> Result<Option<Org>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str) -> Result<Option<Org>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM orgs WHERE id = ?1"))?
         .query_row([org_id], from_row)
         .optional()?)
 }
 
-pub fn slug_taken(conn: &Connection, slug: &str, except_org: Option<&str>) -> Result<bool> {
-    Ok(conn
+pub fn slug_taken(db: &Reader, slug: &str, except_org: Option<&str>) -> Result<bool> {
+    Ok(db
+        .conn
         .prepare_cached("SELECT 1 FROM orgs WHERE slug = ?1 AND id IS NOT ?2")?
         .exists(params![slug, except_org])?)
 }
 
 /// Inserts a new row or replaces the stored one (same id) with `org`.
-pub fn save(conn: &Connection, org: &Org) -> Result<()> {
-    conn.prepare_cached(&format!(
+pub fn save(tx: &Tx, org: &Org) -> Result<()> {
+    tx.conn.prepare_cached(&format!(
         "INSERT INTO orgs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, slug = excluded.slug, description = excluded.description,
            currency = excluded.currency, vat_number = excluded.vat_number, billing_email = excluded.billing_email,
@@ -76,14 +82,14 @@ pub fn save(conn: &Connection, org: &Org) -> Result<()> {
 }
 
 pub fn add_member(
-    conn: &Connection,
+    tx: &Tx,
     org_id: &str,
     user_id: &str,
     role: &str,
     brand: Option<&str>,
     now: &str,
 ) -> Result<()> {
-    conn.prepare_cached(
+    tx.conn.prepare_cached(
         "INSERT INTO memberships (org_id, user_id, role, brand, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT(org_id, user_id) DO UPDATE SET role = excluded.role, brand = excluded.brand",
     )?
@@ -92,11 +98,20 @@ pub fn add_member(
 }
 
 /// The first owner of an organization (who CLI-made tokens are attributed to).
-pub fn first_owner(conn: &Connection, org_id: &str) -> Result<Option<String>> {
-    Ok(conn
+pub fn first_owner(db: &Reader, org_id: &str) -> Result<Option<String>> {
+    Ok(db.conn
         .prepare_cached(
             "SELECT user_id FROM memberships WHERE org_id = ?1 AND role = 'owner' ORDER BY created_at, user_id LIMIT 1",
         )?
+        .query_row([org_id], |r| r.get(0))
+        .optional()?)
+}
+
+/// The name of the organization's plan.
+pub fn plan_of(db: &Reader, org_id: &str) -> Result<Option<String>> {
+    Ok(db
+        .conn
+        .prepare_cached("SELECT plan FROM orgs WHERE id = ?1")?
         .query_row([org_id], |r| r.get(0))
         .optional()?)
 }

@@ -1,11 +1,11 @@
 //! `sender_addresses`.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use crate::{
-    error::{Error, Result},
+    error::Result,
     model::address::{AddressFields, SenderAddress},
-    store::{PageQuery, Paged, count, json_column, to_json},
+    store::{PageQuery, Paged, Reader, Tx, count, json_column, one_row, to_json},
 };
 
 const COLUMNS: &str = "id, org_id, name, att_contact, address1, address2, zipcode, city, phone, country_code, \
@@ -42,8 +42,9 @@ pub(crate) fn columns(alias: &str) -> String {
         .join(", ")
 }
 
-pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<SenderAddress>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<SenderAddress>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM sender_addresses WHERE org_id = ?1 AND id = ?2"
         ))?
@@ -51,13 +52,14 @@ pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<SenderAdd
         .optional()?)
 }
 
-pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<SenderAddress>> {
+pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<SenderAddress>> {
     let total = count(
-        conn,
+        db,
         "SELECT COUNT(*) FROM sender_addresses WHERE org_id = ?1",
         org_id,
     )?;
-    let items = conn
+    let items = db
+        .conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM sender_addresses WHERE org_id = ?1
              ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
@@ -74,9 +76,9 @@ pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<Se
 }
 
 /// Inserts or replaces (same id and org).
-pub fn save(conn: &Connection, a: &SenderAddress) -> Result<()> {
+pub fn save(tx: &Tx, a: &SenderAddress) -> Result<()> {
     let f = &a.fields;
-    conn.prepare_cached(&format!(
+    tx.conn.prepare_cached(&format!(
         "INSERT INTO sender_addresses ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, att_contact = excluded.att_contact,
            address1 = excluded.address1, address2 = excluded.address2, zipcode = excluded.zipcode,
@@ -106,7 +108,7 @@ pub fn save(conn: &Connection, a: &SenderAddress) -> Result<()> {
 }
 
 /// What still refers to the address, as a phrase for a 409, or None.
-pub fn in_use(conn: &Connection, org_id: &str, id: &str) -> Result<Option<&'static str>> {
+pub fn in_use(db: &Reader, org_id: &str, id: &str) -> Result<Option<&'static str>> {
     let checks = [
         (
             "SELECT 1 FROM carriers WHERE org_id = ?1 AND sender_address_id = ?2",
@@ -122,16 +124,17 @@ pub fn in_use(conn: &Connection, org_id: &str, id: &str) -> Result<Option<&'stat
         ),
     ];
     for (sql, what) in checks {
-        if conn.prepare_cached(sql)?.exists([org_id, id])? {
+        if db.conn.prepare_cached(sql)?.exists([org_id, id])? {
             return Ok(Some(what));
         }
     }
     Ok(None)
 }
 
-pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn
+pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
+    let n = tx
+        .conn
         .prepare_cached("DELETE FROM sender_addresses WHERE org_id = ?1 AND id = ?2")?
         .execute([org_id, id])?;
-    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+    one_row(n, "sender_addresses")
 }

@@ -1,11 +1,11 @@
 //! `shipments`: scalar columns for filtering, the nested parts as JSON.
 
-use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
+use rusqlite::{OptionalExtension, Row, ToSql, params};
 
 use crate::{
-    error::{Error, Result},
-    model::{address::SenderAddress, shipment::Shipment},
-    store::{PageQuery, Paged, json_column, sender_addresses, to_json},
+    error::Result,
+    model::{address::SenderAddress, shipment::Shipment, status::ShipmentStatus},
+    store::{PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, to_json},
 };
 
 const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
@@ -31,8 +31,9 @@ fn from_row(row: &Row) -> rusqlite::Result<Shipment> {
     })
 }
 
-pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Shipment>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Shipment>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM shipments s WHERE s.org_id = ?1 AND s.id = ?2"
         ))?
@@ -41,8 +42,8 @@ pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Shipment>
 }
 
 /// The shipments linked to an order, oldest first.
-pub fn of_order(conn: &Connection, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
-    Ok(conn
+pub fn of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
+    Ok(db.conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM shipments s WHERE s.org_id = ?1 AND s.order_id = ?2 ORDER BY s.created_at, s.id"
         ))?
@@ -53,7 +54,7 @@ pub fn of_order(conn: &Connection, org_id: &str, order_id: &str) -> Result<Vec<S
 /// Filters of the shipment list (DESIGN §6); timestamps in the stored form.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
-    pub status: Option<String>,
+    pub status: Option<ShipmentStatus>,
     pub reference: Option<String>,
     pub order_id: Option<String>,
     pub created_from: Option<String>,
@@ -61,28 +62,44 @@ pub struct Filter {
 }
 
 pub fn list(
-    conn: &Connection,
+    db: &Reader,
     org_id: &str,
     filter: &Filter,
     page: PageQuery,
 ) -> Result<Paged<(Shipment, SenderAddress)>> {
     let mut clauses = vec!["s.org_id = ?"];
     let mut args: Vec<&dyn ToSql> = vec![&org_id];
-    let conditions = [
-        (&filter.status, "s.status = ?"),
-        (&filter.reference, "s.reference = ?"),
-        (&filter.order_id, "s.order_id = ?"),
-        (&filter.created_from, "s.created_at >= ?"),
-        (&filter.created_to, "s.created_at <= ?"),
+    let conditions: [(Option<&dyn ToSql>, &str); 5] = [
+        (
+            filter.status.as_ref().map(|v| v as &dyn ToSql),
+            "s.status = ?",
+        ),
+        (
+            filter.reference.as_ref().map(|v| v as &dyn ToSql),
+            "s.reference = ?",
+        ),
+        (
+            filter.order_id.as_ref().map(|v| v as &dyn ToSql),
+            "s.order_id = ?",
+        ),
+        (
+            filter.created_from.as_ref().map(|v| v as &dyn ToSql),
+            "s.created_at >= ?",
+        ),
+        (
+            filter.created_to.as_ref().map(|v| v as &dyn ToSql),
+            "s.created_at <= ?",
+        ),
     ];
-    for (value, clause) in &conditions {
+    for (value, clause) in conditions {
         if let Some(v) = value {
             clauses.push(clause);
             args.push(v);
         }
     }
     let filter_sql = clauses.join(" AND ");
-    let total: i64 = conn
+    let total: i64 = db
+        .conn
         .prepare_cached(&format!(
             "SELECT COUNT(*) FROM shipments s WHERE {filter_sql}"
         ))?
@@ -90,7 +107,7 @@ pub fn list(
     let (limit, offset) = (page.limit, page.offset());
     args.push(&limit);
     args.push(&offset);
-    let items = conn
+    let items = db.conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS}, {} FROM shipments s JOIN sender_addresses a ON a.id = s.sender_address_id
              WHERE {filter_sql} ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?",
@@ -105,8 +122,8 @@ pub fn list(
     })
 }
 
-pub fn insert(conn: &Connection, s: &Shipment) -> Result<()> {
-    conn.prepare_cached(
+pub fn insert(tx: &Tx, s: &Shipment) -> Result<()> {
+    tx.conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
                                 shipping_rule_id, return_of, body, created_at, updated_at, split_from, splits_made)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
@@ -132,8 +149,8 @@ pub fn insert(conn: &Connection, s: &Shipment) -> Result<()> {
 }
 
 /// Writes back every mutable column of a stored shipment.
-pub fn update(conn: &Connection, s: &Shipment) -> Result<()> {
-    let n = conn
+pub fn update(tx: &Tx, s: &Shipment) -> Result<()> {
+    let n = tx.conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
                 body = ?8, updated_at = ?9, splits_made = ?10
@@ -151,12 +168,13 @@ pub fn update(conn: &Connection, s: &Shipment) -> Result<()> {
             s.updated_at,
             s.splits_made
         ])?;
-    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+    one_row(n, "shipments")
 }
 
-pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn
+pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
+    let n = tx
+        .conn
         .prepare_cached("DELETE FROM shipments WHERE org_id = ?1 AND id = ?2")?
         .execute([org_id, id])?;
-    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+    one_row(n, "shipments")
 }

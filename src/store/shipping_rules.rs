@@ -1,26 +1,20 @@
 //! `shipping_rules`, read with their carrier, sender address and return rule.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
+
+use serde_json::Value;
 
 use crate::{
-    error::{Error, Result},
+    error::Result,
     model::{
-        address::SenderAddress,
-        carrier::Carrier,
-        rule::{RuleFields, ShippingRule},
+        carrier::CarrierView,
+        rule::{Ref, RuleFields, RuleView, ShippingRule},
     },
-    store::{PageQuery, Paged, carriers, count, json_column, sender_addresses, to_json},
+    store::{
+        PageQuery, Paged, Reader, Tx, carriers, count, json_column, one_row, sender_addresses,
+        to_json,
+    },
 };
-
-/// A rule with what it refers to, as the full ShippingRule form shows it.
-#[derive(Clone, Debug)]
-pub struct RuleView {
-    pub rule: ShippingRule,
-    pub carrier: Carrier,
-    pub sender_address: SenderAddress,
-    /// `(id, name)` of the return rule.
-    pub return_rule: Option<(String, String)>,
-}
 
 fn select() -> String {
     format!(
@@ -36,17 +30,27 @@ fn select() -> String {
     )
 }
 
+/// The rule's fields are its JSON `body`; the reference columns are authoritative (and fill in
+/// bodies written before the body held them).
 pub(crate) fn rule_from_row(row: &Row) -> rusqlite::Result<ShippingRule> {
+    let mut body: Value = json_column(row, 6)?;
+    if let Value::Object(map) = &mut body {
+        for (key, idx) in [
+            ("name", 2),
+            ("carrierId", 3),
+            ("senderAddressId", 4),
+            ("returnShippingRuleId", 5),
+        ] {
+            map.insert(key.into(), row.get::<_, Option<String>>(idx)?.into());
+        }
+    }
+    let fields: RuleFields = serde_json::from_value(body).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, Box::new(e))
+    })?;
     Ok(ShippingRule {
         id: row.get(0)?,
         org_id: row.get(1)?,
-        fields: RuleFields {
-            name: row.get(2)?,
-            carrier_id: row.get(3)?,
-            sender_address_id: row.get(4)?,
-            return_shipping_rule_id: row.get(5)?,
-            settings: json_column(row, 6)?,
-        },
+        fields,
         created_at: row.get(7)?,
         updated_at: row.get(8)?,
     })
@@ -54,31 +58,40 @@ pub(crate) fn rule_from_row(row: &Row) -> rusqlite::Result<ShippingRule> {
 
 fn view(row: &Row) -> rusqlite::Result<RuleView> {
     let rule = rule_from_row(row)?;
-    let return_rule = match (
+    let return_shipping_rule = match (
         &rule.fields.return_shipping_rule_id,
         row.get::<_, Option<String>>(32)?,
     ) {
-        (Some(id), Some(name)) => Some((id.clone(), name)),
+        (Some(id), Some(name)) => Some(Ref {
+            id: id.clone(),
+            name,
+        }),
         _ => None,
     };
     Ok(RuleView {
         rule,
-        carrier: carriers::from_row_at(row, 9)?,
+        carrier: CarrierView {
+            carrier: carriers::from_row_at(row, 9)?,
+            sender_address: None,
+        },
         sender_address: sender_addresses::from_row_at(row, 17)?,
-        return_rule,
+        label_printer: None,
+        document_printer: None,
+        return_shipping_rule,
     })
 }
 
-pub fn get(conn: &Connection, org_id: &str, id: &str) -> Result<Option<RuleView>> {
-    Ok(conn
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<RuleView>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!("{} WHERE r.org_id = ?1 AND r.id = ?2", select()))?
         .query_row([org_id, id], view)
         .optional()?)
 }
 
 /// The rule alone, without what it refers to.
-pub fn get_rule(conn: &Connection, org_id: &str, id: &str) -> Result<Option<ShippingRule>> {
-    Ok(conn
+pub fn get_rule(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRule>> {
+    Ok(db.conn
         .prepare_cached(
             "SELECT id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body, created_at,
                     updated_at
@@ -88,13 +101,14 @@ pub fn get_rule(conn: &Connection, org_id: &str, id: &str) -> Result<Option<Ship
         .optional()?)
 }
 
-pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<RuleView>> {
+pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<RuleView>> {
     let total = count(
-        conn,
+        db,
         "SELECT COUNT(*) FROM shipping_rules WHERE org_id = ?1",
         org_id,
     )?;
-    let items = conn
+    let items = db
+        .conn
         .prepare_cached(&format!(
             "{} WHERE r.org_id = ?1 ORDER BY r.created_at DESC, r.id DESC LIMIT ?2 OFFSET ?3",
             select()
@@ -109,8 +123,9 @@ pub fn list(conn: &Connection, org_id: &str, page: PageQuery) -> Result<Paged<Ru
 }
 
 /// Every rule of the organization, oldest first (quotes walk them all).
-pub fn all(conn: &Connection, org_id: &str) -> Result<Vec<RuleView>> {
-    Ok(conn
+pub fn all(db: &Reader, org_id: &str) -> Result<Vec<RuleView>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!(
             "{} WHERE r.org_id = ?1 ORDER BY r.created_at, r.id",
             select()
@@ -119,9 +134,9 @@ pub fn all(conn: &Connection, org_id: &str) -> Result<Vec<RuleView>> {
         .collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
-pub fn save(conn: &Connection, r: &ShippingRule) -> Result<()> {
+pub fn save(tx: &Tx, r: &ShippingRule) -> Result<()> {
     let f = &r.fields;
-    conn.prepare_cached(
+    tx.conn.prepare_cached(
         "INSERT INTO shipping_rules (id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body,
                                      created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -137,29 +152,31 @@ pub fn save(conn: &Connection, r: &ShippingRule) -> Result<()> {
         f.carrier_id,
         f.sender_address_id,
         f.return_shipping_rule_id,
-        to_json(&f.settings)?,
+        to_json(f)?,
         r.created_at,
         r.updated_at
     ])?;
     Ok(())
 }
 
-pub fn exists(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
-    Ok(conn
+pub fn exists(db: &Reader, org_id: &str, id: &str) -> Result<bool> {
+    Ok(db
+        .conn
         .prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?
         .exists([org_id, id])?)
 }
 
 /// Whether another rule names this one as its return rule.
-pub fn is_return_rule_of_another(conn: &Connection, org_id: &str, id: &str) -> Result<bool> {
-    Ok(conn
+pub fn is_return_rule_of_another(db: &Reader, org_id: &str, id: &str) -> Result<bool> {
+    Ok(db.conn
         .prepare_cached("SELECT 1 FROM shipping_rules WHERE org_id = ?1 AND return_shipping_rule_id = ?2 AND id <> ?2")?
         .exists([org_id, id])?)
 }
 
-pub fn delete(conn: &Connection, org_id: &str, id: &str) -> Result<()> {
-    let n = conn
+pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
+    let n = tx
+        .conn
         .prepare_cached("DELETE FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?
         .execute([org_id, id])?;
-    if n == 0 { Err(Error::NotFound) } else { Ok(()) }
+    one_row(n, "shipping_rules")
 }

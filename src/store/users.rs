@@ -1,8 +1,12 @@
 //! `users`, read alone or through one organization's membership.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, params};
 
-use crate::{error::Result, model::org::User};
+use crate::{
+    error::Result,
+    model::org::User,
+    store::{Reader, Tx},
+};
 
 const COLUMNS: &str =
     "u.id, u.email, u.name, u.language, u.staff, u.email_verified, u.created_at, u.updated_at";
@@ -21,23 +25,26 @@ fn from_row(row: &Row, role: Option<String>) -> rusqlite::Result<User> {
     })
 }
 
-pub fn by_email(conn: &Connection, email: &str) -> Result<Option<User>> {
-    Ok(conn
+pub fn by_email(db: &Reader, email: &str) -> Result<Option<User>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM users u WHERE u.email = ?1"))?
         .query_row([email], |r| from_row(r, None))
         .optional()?)
 }
 
-pub fn get(conn: &Connection, user_id: &str) -> Result<Option<User>> {
-    Ok(conn
+pub fn get(db: &Reader, user_id: &str) -> Result<Option<User>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM users u WHERE u.id = ?1"))?
         .query_row([user_id], |r| from_row(r, None))
         .optional()?)
 }
 
 /// The user as a member of `org_id`, with their role there.
-pub fn in_org(conn: &Connection, org_id: &str, user_id: &str) -> Result<Option<User>> {
-    Ok(conn
+pub fn in_org(db: &Reader, org_id: &str, user_id: &str) -> Result<Option<User>> {
+    Ok(db
+        .conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS}, m.role FROM users u JOIN memberships m ON m.user_id = u.id
              WHERE m.org_id = ?1 AND u.id = ?2"
@@ -46,8 +53,8 @@ pub fn in_org(conn: &Connection, org_id: &str, user_id: &str) -> Result<Option<U
         .optional()?)
 }
 
-pub fn insert(conn: &Connection, user: &User) -> Result<()> {
-    conn.prepare_cached(
+pub fn insert(tx: &Tx, user: &User) -> Result<()> {
+    tx.conn.prepare_cached(
         "INSERT INTO users (id, email, name, language, staff, email_verified, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
@@ -64,14 +71,16 @@ pub fn insert(conn: &Connection, user: &User) -> Result<()> {
     Ok(())
 }
 
-pub fn set_password_hash(conn: &Connection, user_id: &str, hash: &str, now: &str) -> Result<()> {
-    conn.prepare_cached("UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1")?
+pub fn set_password_hash(tx: &Tx, user_id: &str, hash: &str, now: &str) -> Result<()> {
+    tx.conn
+        .prepare_cached("UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![user_id, hash, now])?;
     Ok(())
 }
 
-pub fn set_staff(conn: &Connection, user_id: &str, staff: bool, now: &str) -> Result<()> {
-    conn.prepare_cached("UPDATE users SET staff = ?2, updated_at = ?3 WHERE id = ?1")?
+pub fn set_staff(tx: &Tx, user_id: &str, staff: bool, now: &str) -> Result<()> {
+    tx.conn
+        .prepare_cached("UPDATE users SET staff = ?2, updated_at = ?3 WHERE id = ?1")?
         .execute(params![user_id, staff, now])?;
     Ok(())
 }

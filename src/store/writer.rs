@@ -1,6 +1,8 @@
 //! The single writer: one thread owns the write connection and runs write jobs in batches, one
-//! transaction per batch and a savepoint per job (group commit). A failing job rolls back only
-//! its own savepoint; every caller hears back only after the batch has committed.
+//! transaction per batch and a savepoint per job (group commit). A job is the writer's one path:
+//! it runs the caller's work on a `Tx`, then the `before_commit` hook (order settlement), then
+//! writes what the `Tx` collected (events), all inside its savepoint. A failing job rolls back
+//! only its own savepoint; every caller hears back only after the batch has committed.
 
 use std::{
     panic::{AssertUnwindSafe, catch_unwind},
@@ -11,7 +13,7 @@ use rusqlite::Connection;
 
 use crate::{
     error::{Error, Result},
-    store::Tx,
+    store::{BeforeCommit, Plans, Tx},
 };
 
 /// Jobs taken into one transaction at most.
@@ -19,7 +21,7 @@ const MAX_BATCH: usize = 128;
 
 /// Runs a job on the connection (or, given none, fails it without running) and returns what
 /// to tell its caller once the batch commits.
-type Job = Box<dyn FnOnce(Option<&Connection>) -> Reply + Send>;
+type Job = Box<dyn FnOnce(Option<&Unit>) -> Reply + Send>;
 type Reply = Box<dyn FnOnce(std::result::Result<(), String>) + Send>;
 
 #[derive(Clone)]
@@ -27,13 +29,25 @@ pub struct Writer {
     jobs: mpsc::Sender<Job>,
 }
 
+/// What a job runs against: the connection, the plans and the hook.
+struct Unit {
+    conn: Connection,
+    plans: Plans,
+    before_commit: BeforeCommit,
+}
+
 impl Writer {
     /// Starts the writer thread on `conn`. It ends when every `Writer` handle is dropped.
-    pub fn start(conn: Connection) -> Result<Writer> {
+    pub fn start(conn: Connection, plans: Plans, before_commit: BeforeCommit) -> Result<Writer> {
         let (jobs, queue) = mpsc::channel::<Job>();
+        let unit = Unit {
+            conn,
+            plans,
+            before_commit,
+        };
         std::thread::Builder::new()
             .name("shipbase-writer".into())
-            .spawn(move || run(conn, queue))
+            .spawn(move || run(unit, queue))
             .map_err(|e| Error::Internal(format!("cannot start the writer thread: {e}")))?;
         Ok(Writer { jobs })
     }
@@ -45,9 +59,9 @@ impl Writer {
         F: FnOnce(&Tx) -> Result<T> + Send + 'static,
     {
         let (done, answer) = tokio::sync::oneshot::channel::<Result<T>>();
-        let job: Job = Box::new(move |conn: Option<&Connection>| {
-            let outcome = match conn {
-                Some(conn) => in_savepoint(conn, f),
+        let job: Job = Box::new(move |unit: Option<&Unit>| {
+            let outcome = match unit {
+                Some(unit) => in_savepoint(unit, f),
                 None => Err(Error::Internal(
                     "the write transaction could not start".into(),
                 )),
@@ -70,9 +84,17 @@ impl Writer {
     }
 }
 
-fn in_savepoint<T>(conn: &Connection, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
+fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
+    let conn = &unit.conn;
     conn.execute_batch("SAVEPOINT job")?;
-    let outcome = catch_unwind(AssertUnwindSafe(|| f(&Tx { conn })))
+    let work = || {
+        let tx = Tx::new(conn, &unit.plans);
+        let value = f(&tx)?;
+        (unit.before_commit)(&tx)?;
+        tx.flush()?;
+        Ok(value)
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(work))
         .unwrap_or_else(|_| Err(Error::Internal("a write job panicked".into())));
     let outcome = outcome.and_then(|value| match conn.execute_batch("RELEASE job") {
         Ok(()) => Ok(value),
@@ -84,7 +106,8 @@ fn in_savepoint<T>(conn: &Connection, f: impl FnOnce(&Tx) -> Result<T>) -> Resul
     outcome
 }
 
-fn run(conn: Connection, queue: mpsc::Receiver<Job>) {
+fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
+    let conn = &unit.conn;
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -100,7 +123,7 @@ fn run(conn: Connection, queue: mpsc::Receiver<Job>) {
             }
             continue;
         }
-        let replies: Vec<Reply> = batch.into_iter().map(|job| job(Some(&conn))).collect();
+        let replies: Vec<Reply> = batch.into_iter().map(|job| job(Some(&unit))).collect();
         let committed = conn.execute_batch("COMMIT").map_err(|err| {
             let _ = conn.execute_batch("ROLLBACK");
             tracing::error!(error = %err, "commit failed");
@@ -121,13 +144,19 @@ mod tests {
         let conn = Connection::open(dir.path().join("w.db")).unwrap_or_else(|e| panic!("{e}"));
         conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER UNIQUE);")
             .unwrap_or_else(|e| panic!("{e}"));
-        (Writer::start(conn).unwrap_or_else(|e| panic!("{e}")), dir)
+        let hook: BeforeCommit = std::sync::Arc::new(|_| Ok(()));
+        let writer = Writer::start(conn, Plans::default(), hook).unwrap_or_else(|e| panic!("{e}"));
+        (writer, dir)
     }
 
     async fn count(w: &Writer) -> i64 {
-        w.write(|tx| Ok(tx.query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?))
-            .await
-            .unwrap_or(-1)
+        w.write(|tx| {
+            Ok(tx
+                .conn
+                .query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?)
+        })
+        .await
+        .unwrap_or(-1)
     }
 
     #[tokio::test]
@@ -138,7 +167,7 @@ mod tests {
             let w = w.clone();
             handles.push(tokio::spawn(async move {
                 w.write(move |tx| {
-                    tx.execute("INSERT INTO t (v) VALUES (?1)", [v])?;
+                    tx.conn.execute("INSERT INTO t (v) VALUES (?1)", [v])?;
                     // Every fifth job writes and then fails: its row must not survive.
                     if v % 5 == 0 {
                         Err(Error::Conflict("no".into()))
@@ -164,12 +193,12 @@ mod tests {
         let (w, _dir) = writer();
         let result: Result<()> = w
             .write(|tx| {
-                tx.execute("INSERT INTO t (v) VALUES (1)", [])?;
+                tx.conn.execute("INSERT INTO t (v) VALUES (1)", [])?;
                 panic!("boom")
             })
             .await;
         assert!(matches!(result, Err(Error::Internal(_))));
-        w.write(|tx| Ok(tx.execute("INSERT INTO t (v) VALUES (2)", [])?))
+        w.write(|tx| Ok(tx.conn.execute("INSERT INTO t (v) VALUES (2)", [])?))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(count(&w).await, 1);

@@ -1,30 +1,40 @@
 //! A shipment for an order (SPEC row 18): parties from the order's shipping address unless
 //! given, one parcel with the order's shippable lines and their weight, linked both ways.
 
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
 
 use crate::{
     error::{Error, Result},
     model::{
         order::Order,
-        scope::{Resource, Scope},
-        shipment::{CarrierSettings, OrderLine, Parcel, Party, PickupDetails, ShipmentBody},
+        shipment::{
+            CarrierSettings, NewShipment, OrderLine, Parcel, Party, PickupDetails, ShipmentView,
+        },
     },
-    service::{
-        Actor, Ctx, Input,
-        shipments::{self, NewShipment, ShipmentView},
-    },
+    service::{Actor, Ctx, Input, operations as ops, shipments},
 };
 
 /// Used when the order's lines carry no weight: a carrier needs one.
 const DEFAULT_PARCEL_KG: f64 = 1.0;
 
+/// A shipment for an order; parties default to the order's shipping address.
+#[derive(Deserialize, poem_openapi::Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "OrderShipmentIn", rename_all = "camelCase")]
 pub struct OrderShipment {
     pub sender_address_id: String,
     pub carrier_id: String,
     pub product_id: String,
+    #[serde(default)]
+    #[oai(default)]
     pub services: Vec<String>,
-    pub additional_parameters: Map<String, Value>,
+    #[serde(default)]
+    #[oai(default)]
+    pub additional_parameters: BTreeMap<String, Value>,
+    /// Default: the order number.
     pub reference: Option<String>,
     pub parties: Option<Vec<Party>>,
     pub service_point_id: Option<String>,
@@ -38,7 +48,7 @@ pub async fn create_shipment(
     order_id: &str,
     input: Input<OrderShipment>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, Scope::write(Resource::Shipments))?;
+    actor.authorize(org_id, &ops::CREATE_ORDER_SHIPMENT)?;
     let request = input.get()?;
     let (org_id, order_id, now) = (org_id.to_string(), order_id.to_string(), ctx.now());
     ctx.db
@@ -47,12 +57,12 @@ pub async fn create_shipment(
                 crate::store::orders::get(tx, &org_id, &order_id)?.ok_or(Error::NotFound)?;
             // create_in checks the order is still open (409 once cancelled).
             let new = shipment_for(&order, request)?;
-            shipments::validate(&new)?;
+            new.validate()?;
             let shipment = shipments::create_in(tx, &org_id, new, now)?;
             Ok(ShipmentView {
                 shipment,
-                rule: None,
                 documents: Vec::new(),
+                shipping_rule: None,
             })
         })
         .await
@@ -72,19 +82,16 @@ fn shipment_for(order: &Order, request: OrderShipment) -> Result<NewShipment> {
         status: None,
         term_of_trade: None,
         order_id: Some(order.id.clone()),
-        body: ShipmentBody {
-            parties,
-            carrier_settings: CarrierSettings {
-                carrier_id: request.carrier_id,
-                product_id: request.product_id,
-                services: request.services,
-                additional_parameters: request.additional_parameters,
-            },
-            parcels: vec![parcel(order)],
-            service_point_id: request.service_point_id,
-            pickup_details: request.pickup_details,
-            tracking: None,
+        parties,
+        carrier_settings: CarrierSettings {
+            carrier_id: request.carrier_id,
+            product_id: request.product_id,
+            services: request.services,
+            additional_parameters: request.additional_parameters,
         },
+        parcels: vec![parcel(order)],
+        service_point_id: request.service_point_id,
+        pickup_details: request.pickup_details,
     })
 }
 

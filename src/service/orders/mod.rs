@@ -1,23 +1,21 @@
 //! Orders (DESIGN §8): manual creation, reading, cancelling, deleting, shipments for an order,
-//! and the one place where an order's status follows its shipments.
+//! and settling: the one place where an order's status follows its shipments.
 
 use crate::{
     error::{Error, Result},
     model::{
-        document::Document,
         ids,
-        order::{self, Order, OrderBody, OrderChannel},
-        rule::ShippingRule,
-        scope::{Resource, Scope},
-        shipment::Shipment,
-        status,
+        order::{self, NewOrder, Order, OrderChannel, OrderChannelRef, OrderPage, OrderView},
+        rule::ShippingRuleSummary,
+        shipment::ShipmentSummary,
+        status::{OrderStatus, ShipmentStatus},
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, page_query,
+        Actor, Ctx, Input, PageParams, enum_param, operations as ops,
         shipments::{self, Write},
     },
-    store::{self, Paged, Tx, orders::Filter},
+    store::{self, Reader, Tx, orders::Filter},
 };
 
 mod for_order;
@@ -25,85 +23,57 @@ pub mod shopify;
 
 pub use for_order::{OrderShipment, create_shipment};
 
-const READ: Scope = Scope::read(Resource::Orders);
-const WRITE: Scope = Scope::write(Resource::Orders);
-
-/// A manual order (DESIGN §16: orderChannelId and the writable Order fields).
-pub struct NewOrder {
-    pub order_channel_id: String,
-    pub order_number: String,
-    pub external_id: Option<String>,
-    pub shipping_rule_id: Option<String>,
-    pub body: OrderBody,
-}
-
-/// An order with its channel, shipments (with their documents) and rule.
-pub struct OrderView {
-    pub order: Order,
-    pub channel: OrderChannel,
-    pub shipments: Vec<(Shipment, Vec<Document>)>,
-    pub rule: Option<ShippingRule>,
-}
-
-/// What the list accepts.
+/// What the list accepts, as the client sent it.
 #[derive(Default)]
 pub struct ListQuery {
-    pub page: Option<i64>,
-    pub limit: Option<i64>,
+    pub page: PageParams,
     pub status: Option<String>,
     pub order_channel_id: Option<String>,
     pub order_number: Option<String>,
 }
 
-pub(crate) fn view(conn: &rusqlite::Connection, order: Order) -> Result<OrderView> {
-    let channel = store::order_channels::get(conn, &order.org_id, &order.order_channel_id)?
-        .ok_or(Error::NotFound)?;
-    view_with(conn, order, channel)
+/// An order with its channel, its shipments (with their documents) and its rule.
+pub(crate) fn view(db: &Reader, order: Order) -> Result<OrderView> {
+    let channel = store::order_channels::get(db, &order.org_id, &order.order_channel_id)?
+        .ok_or_else(|| Error::internal(format!("order {} has no channel", order.id)))?;
+    view_with(db, order, channel)
 }
 
 /// `view` for an order whose channel is already at hand.
-fn view_with(
-    conn: &rusqlite::Connection,
-    order: Order,
-    channel: OrderChannel,
-) -> Result<OrderView> {
+fn view_with(db: &Reader, order: Order, channel: OrderChannel) -> Result<OrderView> {
     let org_id = order.org_id.clone();
-    let shipments = store::orders::shipments(conn, &org_id, &order.id)?
+    let shipments = store::orders::shipments(db, &org_id, &order.id)?
         .into_iter()
         .map(|s| {
-            let documents = store::documents::of_shipment(conn, &org_id, &s.id)?;
-            Ok((s, documents))
+            let documents = store::documents::of_shipment(db, &org_id, &s.id)?;
+            Ok(ShipmentSummary::new(s, documents))
         })
         .collect::<Result<Vec<_>>>()?;
-    let rule = match &order.shipping_rule_id {
-        Some(id) => store::shipping_rules::get_rule(conn, &org_id, id)?,
+    let shipping_rule = match &order.shipping_rule_id {
+        Some(id) => store::shipping_rules::get_rule(db, &org_id, id)?
+            .as_ref()
+            .map(ShippingRuleSummary::from),
         None => None,
     };
     Ok(OrderView {
         order,
-        channel,
+        order_channel: OrderChannelRef {
+            id: channel.id,
+            name: channel.name,
+            kind: channel.kind,
+        },
         shipments,
-        rule,
+        shipping_rule,
     })
 }
 
-fn require(conn: &rusqlite::Connection, org_id: &str, id: &str) -> Result<Order> {
-    store::orders::get(conn, org_id, id)?.ok_or(Error::NotFound)
+fn require(db: &Reader, org_id: &str, id: &str) -> Result<Order> {
+    store::orders::get(db, org_id, id)?.ok_or(Error::NotFound)
 }
 
-/// An order shipments may still be added to (400 on `field` when missing, 409 when cancelled).
-pub(crate) fn require_open(
-    conn: &rusqlite::Connection,
-    org_id: &str,
-    id: &str,
-    field: &str,
-) -> Result<Order> {
-    let order = store::orders::get(conn, org_id, id)?
-        .ok_or_else(|| Error::invalid(field, format!("no order {id} in this organization")))?;
-    if order.status == "cancelled" {
-        return Err(Error::InvalidState("the order is cancelled".into()));
-    }
-    Ok(order)
+/// Every order write passes through here, inside the caller's unit of work.
+pub(crate) fn save(tx: &Tx, order: &Order) -> Result<()> {
+    store::orders::save(tx, order)
 }
 
 pub async fn create(
@@ -112,14 +82,15 @@ pub async fn create(
     org_id: &str,
     input: Input<NewOrder>,
 ) -> Result<OrderView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::CREATE_ORDER)?;
     let new = input.get()?;
+    let body = new.body();
     let mut errors = Violations::new();
     errors.length("orderNumber", &new.order_number, 1, 100);
     if let Some(external) = &new.external_id {
         errors.length("externalId", external, 1, 200);
     }
-    new.body.validate(&mut errors);
+    body.validate(&mut errors);
     errors.finish()?;
     let (org_id, now) = (org_id.to_string(), ctx.now());
     ctx.db
@@ -164,59 +135,59 @@ pub async fn create(
             let order = Order {
                 id: ids::new(ids::ORDER),
                 org_id: org_id.clone(),
-                order_channel_id: channel.id,
+                order_channel_id: channel.id.clone(),
                 order_number: new.order_number,
                 external_id: new.external_id,
-                status: "pending".into(),
+                status: OrderStatus::Pending,
                 shipping_rule_id: new.shipping_rule_id,
-                body: new.body,
+                body,
                 created_at: now.clone(),
                 updated_at: now,
             };
-            store::orders::save(tx, &order)?;
-            view(tx, order)
+            save(tx, &order)?;
+            view_with(tx, order, channel)
         })
         .await
 }
 
-pub async fn list(
-    ctx: &Ctx,
-    actor: &Actor,
-    org_id: &str,
-    query: ListQuery,
-) -> Result<Paged<OrderView>> {
-    actor.authorize(org_id, READ)?;
-    let page = page_query(query.page, query.limit)?;
-    if let Some(status) = &query.status {
-        let mut errors = Violations::new();
-        errors.one_of("status", status, &order::STATUSES);
-        errors.finish()?;
-    }
+pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, query: ListQuery) -> Result<OrderPage> {
+    actor.authorize(org_id, &ops::LIST_ORDERS)?;
+    let mut errors = Violations::new();
+    let page = query.page.parse(&mut errors);
+    let status = enum_param(
+        &mut errors,
+        "status",
+        query.status,
+        OrderStatus::parse,
+        OrderStatus::names,
+    );
+    errors.finish()?;
     let filter = Filter {
-        status: query.status,
+        status,
         channel_id: query.order_channel_id,
         order_number: query.order_number,
     };
     let org_id = org_id.to_string();
     ctx.db
-        .read(move |c| {
-            store::orders::list(c, &org_id, &filter, page)?
-                .try_map(|(order, channel)| view_with(c, order, channel))
+        .read(move |db| {
+            store::orders::list(db, &org_id, &filter, page)?
+                .try_map(|(order, channel)| view_with(db, order, channel))
         })
         .await
+        .map(Into::into)
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderView> {
-    actor.authorize(org_id, READ)?;
+    actor.authorize(org_id, &ops::GET_ORDER)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
-        .read(move |c| view(c, require(c, &org_id, &id)?))
+        .read(move |db| view(db, require(db, &org_id, &id)?))
         .await
 }
 
 /// Deletes an order that has no shipments (SPEC §3; 409 otherwise).
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::DELETE_ORDER)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
         .write(move |tx| {
@@ -233,12 +204,15 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 
 /// Cancels an order and those of its shipments that have not left (409 once fulfilled).
 pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::CANCEL_ORDER)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
             let mut order = require(tx, &org_id, &id)?;
-            if matches!(order.status.as_str(), "cancelled" | "fulfilled") {
+            if matches!(
+                order.status,
+                OrderStatus::Cancelled | OrderStatus::Fulfilled
+            ) {
                 return Err(Error::InvalidState(format!(
                     "a {} order cannot be cancelled",
                     order.status
@@ -252,10 +226,10 @@ pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 
 /// Cancels an order and its shipments that have not left, inside the caller's transaction.
 pub(crate) fn cancel_in(tx: &Tx, order: &mut Order, now: &str) -> Result<()> {
-    set_status(tx, order, "cancelled", now)?;
+    set_status(tx, order, OrderStatus::Cancelled, now)?;
     for mut shipment in store::orders::shipments(tx, &order.org_id, &order.id)? {
-        if status::can_move(&shipment.status, "cancelled") && !status::has_left(&shipment.status) {
-            shipment.status = "cancelled".into();
+        if shipment.status.can_move(ShipmentStatus::Cancelled) && !shipment.status.has_left() {
+            shipment.status = ShipmentStatus::Cancelled;
             shipment.updated_at = now.to_string();
             shipments::save(tx, &shipment, Write::Update)?;
         }
@@ -263,23 +237,25 @@ pub(crate) fn cancel_in(tx: &Tx, order: &mut Order, now: &str) -> Result<()> {
     Ok(())
 }
 
-/// Brings the order's status in line with its shipments (DESIGN §8). Every shipment write of an
-/// order calls this, inside its transaction.
-pub(crate) fn follow_shipments(tx: &Tx, org_id: &str, order_id: &str, now: &str) -> Result<()> {
-    let Some(mut order) = store::orders::get(tx, org_id, order_id)? else {
-        return Ok(());
-    };
-    let tally = store::orders::tally(tx, org_id, order_id)?;
-    let next = order::status_for(&order.status, tally);
-    if next != order.status {
-        set_status(tx, &mut order, next, now)?;
+/// Brings the status of every order the job touched in line with its shipments (DESIGN §8),
+/// once, after every other change of the job: the writer calls it before each commit.
+pub fn settle_touched(tx: &Tx) -> Result<()> {
+    for touched in tx.take_touched_orders() {
+        let Some(mut order) = store::orders::get(tx, &touched.org_id, &touched.order_id)? else {
+            continue;
+        };
+        let tally = store::orders::tally(tx, &touched.org_id, &touched.order_id)?;
+        let next = order::status_for(order.status, tally);
+        if next != order.status {
+            set_status(tx, &mut order, next, &touched.at)?;
+        }
     }
     Ok(())
 }
 
 /// The one place an order's status changes.
-fn set_status(tx: &Tx, order: &mut Order, status: &str, now: &str) -> Result<()> {
-    order.status = status.to_string();
+fn set_status(tx: &Tx, order: &mut Order, status: OrderStatus, now: &str) -> Result<()> {
+    order.status = status;
     order.updated_at = now.to_string();
-    store::orders::save(tx, order)
+    save(tx, order)
 }

@@ -12,9 +12,13 @@ use crate::{
     model::{
         ids,
         order::{Order, OrderBody, OrderLine, ShippingAddress},
+        status::OrderStatus,
         validate::Violations,
     },
-    service::{Ctx, orders::cancel_in},
+    service::{
+        Ctx,
+        orders::{cancel_in, save},
+    },
     store,
 };
 
@@ -41,7 +45,7 @@ pub async fn receive(ctx: &Ctx, delivery: Delivery) -> Result<Outcome> {
     let channel_id = delivery.channel_id.clone();
     let channel = ctx
         .db
-        .read(move |c| store::order_channels::by_id_for_webhook(c, &channel_id))
+        .read(move |db| store::order_channels::by_id_for_webhook(db, &channel_id))
         .await?
         .filter(|c| c.kind == "shopify")
         .ok_or(Error::NotFound)?;
@@ -76,9 +80,12 @@ pub async fn receive(ctx: &Ctx, delivery: Delivery) -> Result<Outcome> {
                     order.order_number = incoming.order_number;
                     order.body = incoming.body;
                     order.updated_at.clone_from(&now);
-                    store::orders::save(tx, &order)?;
+                    save(tx, &order)?;
                     if incoming.cancelled
-                        && !matches!(order.status.as_str(), "cancelled" | "fulfilled")
+                        && !matches!(
+                            order.status,
+                            OrderStatus::Cancelled | OrderStatus::Fulfilled
+                        )
                     {
                         cancel_in(tx, &mut order, &now)?;
                     }
@@ -92,17 +99,16 @@ pub async fn receive(ctx: &Ctx, delivery: Delivery) -> Result<Outcome> {
                         order_number: incoming.order_number,
                         external_id: Some(incoming.external_id),
                         status: if incoming.cancelled {
-                            "cancelled"
+                            OrderStatus::Cancelled
                         } else {
-                            "pending"
-                        }
-                        .into(),
+                            OrderStatus::Pending
+                        },
                         shipping_rule_id: None,
                         body: incoming.body,
                         created_at: now.clone(),
                         updated_at: now.clone(),
                     };
-                    store::orders::save(tx, &order)?;
+                    save(tx, &order)?;
                     Outcome::Created(order.id)
                 }
             };

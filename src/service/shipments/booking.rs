@@ -2,6 +2,8 @@
 //! per parcel, and the shipment moves pending → processing. The carrier call and the PDF work
 //! happen outside the write transaction; the write then checks nothing changed meanwhile.
 
+use poem_openapi::types::Base64;
+
 use crate::{
     carriers::{
         self,
@@ -12,18 +14,15 @@ use crate::{
         carrier::Carrier,
         document::{self, Document},
         ids,
-        scope::{Resource, Scope},
-        shipment::{Party, Shipment, Tracking},
+        shipment::{Party, Shipment, ShipmentView, Tracking},
+        status::{ShipmentStatus, TrackingStatus},
     },
     service::{
-        Actor, Ctx,
-        shipments::{ShipmentView, Write, require, save, view},
+        Actor, Ctx, operations as ops,
+        shipments::{Write, require, save, view_of},
     },
-    store::{self, Tx},
+    store::{self, Reader, Tx},
 };
-
-const WRITE: Scope = Scope::write(Resource::Shipments);
-const READ: Scope = Scope::read(Resource::Shipments);
 
 /// What a booking adds to a shipment.
 pub(crate) struct Booked {
@@ -32,16 +31,16 @@ pub(crate) struct Booked {
 }
 
 pub async fn book(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShipmentView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::BOOK_SHIPMENT)?;
     let (org, sid) = (org_id.to_string(), id.to_string());
     let (shipment, carrier) = ctx
         .db
-        .read(move |c| {
-            let shipment = require(c, &org, &sid)?;
-            if shipment.status != "pending" {
-                return Err(not_bookable(&shipment.status));
+        .read(move |db| {
+            let shipment = require(db, &org, &sid)?;
+            if shipment.status != ShipmentStatus::Pending {
+                return Err(not_bookable(shipment.status));
             }
-            let carrier = carrier_of(c, &shipment)?;
+            let carrier = carrier_of(db, &shipment)?;
             Ok((shipment, carrier))
         })
         .await?;
@@ -52,8 +51,8 @@ pub async fn book(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Sh
     ctx.db
         .write(move |tx| {
             let mut shipment = require(tx, &org_id, &id)?;
-            if shipment.status != "pending" {
-                return Err(not_bookable(&shipment.status));
+            if shipment.status != ShipmentStatus::Pending {
+                return Err(not_bookable(shipment.status));
             }
             if shipment.updated_at != seen {
                 return Err(Error::InvalidState(
@@ -61,22 +60,22 @@ pub async fn book(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Sh
                 ));
             }
             apply(tx, &mut shipment, booked, now)?;
-            view(tx, &org_id, &id)
+            view_of(tx, shipment)
         })
         .await
 }
 
-fn not_bookable(status: &str) -> Error {
+fn not_bookable(status: ShipmentStatus) -> Error {
     Error::InvalidState(format!(
         "only a pending shipment can be booked; this one is {status}"
     ))
 }
 
 /// The carrier named by the shipment's carrier settings.
-pub(crate) fn carrier_of(conn: &rusqlite::Connection, shipment: &Shipment) -> Result<Carrier> {
+pub(crate) fn carrier_of(db: &Reader, shipment: &Shipment) -> Result<Carrier> {
     let carrier_id = &shipment.body.carrier_settings.carrier_id;
-    store::carriers::get(conn, &shipment.org_id, carrier_id)?
-        .map(|(carrier, _)| carrier)
+    store::carriers::get(db, &shipment.org_id, carrier_id)?
+        .map(|view| view.carrier)
         .ok_or_else(|| {
             Error::InvalidState(format!(
                 "the shipment's carrier {carrier_id} no longer exists"
@@ -98,7 +97,7 @@ pub(crate) async fn prepare(shipment: Shipment, carrier: Carrier, now: String) -
         let tracking = Tracking {
             url: booking.tracking_url,
             number: Some(booking.tracking_number),
-            status: Some("created".into()),
+            status: Some(TrackingStatus::Created),
             events: Vec::new(),
         };
         Ok(Booked {
@@ -112,7 +111,7 @@ pub(crate) async fn prepare(shipment: Shipment, carrier: Carrier, now: String) -
 /// Stores a booking on the shipment (inside the caller's transaction).
 pub(crate) fn apply(tx: &Tx, shipment: &mut Shipment, booked: Booked, now: String) -> Result<()> {
     shipment.body.tracking = Some(booked.tracking);
-    shipment.status = "processing".into();
+    shipment.status = ShipmentStatus::Processing;
     shipment.updated_at = now;
     save(tx, shipment, Write::Update)?;
     for mut doc in booked.documents {
@@ -182,7 +181,7 @@ fn labels(
                 document_type: document::LABEL.into(),
                 format: document::PDF.into(),
                 size: size.as_str().into(),
-                content: label::render(&input, size)?,
+                content: Base64(label::render(&input, size)?),
                 created_at: now.to_string(),
                 updated_at: now.to_string(),
             })
@@ -211,9 +210,11 @@ pub async fn document(
     shipment_id: &str,
     id: &str,
 ) -> Result<Document> {
-    actor.authorize(org_id, READ)?;
+    actor.authorize(org_id, &ops::GET_SHIPMENT_DOCUMENT)?;
     let (org_id, shipment_id, id) = (org_id.to_string(), shipment_id.to_string(), id.to_string());
     ctx.db
-        .read(move |c| store::documents::get(c, &org_id, &shipment_id, &id)?.ok_or(Error::NotFound))
+        .read(move |db| {
+            store::documents::get(db, &org_id, &shipment_id, &id)?.ok_or(Error::NotFound)
+        })
         .await
 }

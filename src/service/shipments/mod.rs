@@ -1,22 +1,26 @@
-//! Shipments: create (DESIGN §7 defaults and rules), get and list with filters. The operations
-//! on an existing shipment live in the aspect modules below.
-
-use std::collections::HashSet;
+//! Shipments: create (DESIGN §7 defaults and rules), get and list with filters, and the one path
+//! every shipment write takes (`save`). The operations on an existing shipment live in the aspect
+//! modules below.
 
 use crate::{
     error::{Error, Result},
     model::{
         address::SenderAddress,
-        document::Document,
         ids,
-        rule::ShippingRule,
-        scope::{Resource, Scope},
-        shipment::{self, Party, Shipment, ShipmentBody},
-        time,
+        rule::ShippingRuleSummary,
+        shipment::{
+            self, NewShipment, Party, Shipment, ShipmentBody, ShipmentListItem, ShipmentPage,
+            ShipmentView,
+        },
+        status::ShipmentStatus,
+        usage::{Counter, month_of},
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, carriers, orders, page_query, sender_addresses},
-    store::{self, Paged, Tx, shipments::Filter},
+    service::{
+        Actor, Ctx, Input, PageParams, carriers, enum_param, instant_param, operations as ops,
+        sender_addresses,
+    },
+    store::{self, Reader, Tx, shipments::Filter},
 };
 
 mod booking;
@@ -27,44 +31,31 @@ mod tracking;
 
 pub use booking::{book, document};
 pub use returns::create_return;
-pub use split::{BatchItem, BatchSplit, SettingsOverride, Split, SplitOutcome, batch_split, split};
-pub use status::{apply_shipping_rule, delete, set_status};
+pub use split::{
+    BatchItem, BatchSplit, LineQuantity, Split, SplitOne, SplitOutcome, batch_split, split,
+};
+pub use status::{ApplyRule, StatusChange, apply_shipping_rule, delete, set_status};
 pub use tracking::{NewTrackingEvent, add_tracking_event};
 
-const READ: Scope = Scope::read(Resource::Shipments);
-const WRITE: Scope = Scope::write(Resource::Shipments);
-
-/// A shipment to create (SPEC row 12). Parcels and order lines without ids get new ones.
-pub struct NewShipment {
-    pub reference: String,
-    pub sender_address_id: String,
-    pub kind: String,
-    pub status: Option<String>,
-    pub term_of_trade: Option<String>,
-    pub order_id: Option<String>,
-    pub body: ShipmentBody,
-}
-
-/// A shipment with the rule it names (for the `shippingRule` summary) and its documents.
-pub struct ShipmentView {
-    pub shipment: Shipment,
-    pub rule: Option<ShippingRule>,
-    pub documents: Vec<Document>,
-}
-
-/// Reads a shipment with its rule and documents.
-pub(crate) fn view(conn: &rusqlite::Connection, org_id: &str, id: &str) -> Result<ShipmentView> {
-    let shipment = store::shipments::get(conn, org_id, id)?.ok_or(Error::NotFound)?;
-    let rule = match &shipment.shipping_rule_id {
-        Some(rule_id) => store::shipping_rules::get_rule(conn, org_id, rule_id)?,
+/// A shipment with its documents and the summary of its rule, as every answer shows it.
+pub(crate) fn view_of(db: &Reader, shipment: Shipment) -> Result<ShipmentView> {
+    let shipping_rule = match &shipment.shipping_rule_id {
+        Some(rule_id) => store::shipping_rules::get_rule(db, &shipment.org_id, rule_id)?
+            .as_ref()
+            .map(ShippingRuleSummary::from),
         None => None,
     };
-    let documents = store::documents::of_shipment(conn, org_id, id)?;
+    let documents = store::documents::of_shipment(db, &shipment.org_id, &shipment.id)?;
     Ok(ShipmentView {
         shipment,
-        rule,
         documents,
+        shipping_rule,
     })
+}
+
+/// Reads a shipment of the organization with its documents and rule, or 404.
+pub(crate) fn view(db: &Reader, org_id: &str, id: &str) -> Result<ShipmentView> {
+    view_of(db, require(db, org_id, id)?)
 }
 
 /// How `save` writes a shipment.
@@ -75,30 +66,34 @@ pub(crate) enum Write {
     Delete,
 }
 
-/// Every shipment write passes through here, inside the caller's transaction: the order the
-/// shipment belongs to follows it (DESIGN §8), and this is where events hook in.
+/// Every shipment write passes through here, inside the caller's unit of work: a new shipment
+/// is counted for the plan, and the order the shipment belongs to is marked to be settled once
+/// before commit (DESIGN §8).
 pub(crate) fn save(tx: &Tx, shipment: &Shipment, write: Write) -> Result<()> {
     match write {
-        Write::Insert => store::shipments::insert(tx, shipment)?,
+        Write::Insert => {
+            store::shipments::insert(tx, shipment)?;
+            let period = month_of(&shipment.created_at);
+            tx.add_usage(&shipment.org_id, Counter::Shipments, period, 1)?;
+        }
         Write::Update => store::shipments::update(tx, shipment)?,
         Write::Delete => store::shipments::delete(tx, &shipment.org_id, &shipment.id)?,
     }
     if let Some(order_id) = &shipment.order_id {
-        orders::follow_shipments(tx, &shipment.org_id, order_id, &shipment.updated_at)?;
+        tx.touch_order(&shipment.org_id, order_id, &shipment.updated_at);
     }
     Ok(())
 }
 
 /// A stored shipment of the organization, or 404.
-pub(crate) fn require(conn: &rusqlite::Connection, org_id: &str, id: &str) -> Result<Shipment> {
-    store::shipments::get(conn, org_id, id)?.ok_or(Error::NotFound)
+pub(crate) fn require(db: &Reader, org_id: &str, id: &str) -> Result<Shipment> {
+    store::shipments::get(db, org_id, id)?.ok_or(Error::NotFound)
 }
 
-/// What the list endpoint accepts (DESIGN §6).
+/// What the list accepts (DESIGN §6), as the client sent it.
 #[derive(Default)]
 pub struct ListQuery {
-    pub page: Option<i64>,
-    pub limit: Option<i64>,
+    pub page: PageParams,
     pub status: Option<String>,
     pub reference: Option<String>,
     pub order_id: Option<String>,
@@ -112,17 +107,17 @@ pub async fn create(
     org_id: &str,
     input: Input<NewShipment>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::CREATE_SHIPMENT)?;
     let new = input.get()?;
-    validate(&new)?;
+    new.validate()?;
     let (org_id, now) = (org_id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
             let shipment = create_in(tx, &org_id, new, now)?;
             Ok(ShipmentView {
                 shipment,
-                rule: None,
                 documents: Vec::new(),
+                shipping_rule: None,
             })
         })
         .await
@@ -131,50 +126,32 @@ pub async fn create(
 /// Creates a validated shipment inside the caller's transaction, checking its references.
 pub(crate) fn create_in(tx: &Tx, org_id: &str, new: NewShipment, now: String) -> Result<Shipment> {
     let address = sender_addresses::require(tx, org_id, &new.sender_address_id, "senderAddressId")?;
-    let carrier_id = &new.body.carrier_settings.carrier_id;
+    let carrier_id = &new.carrier_settings.carrier_id;
     carriers::require(tx, org_id, carrier_id, "carrierSettings.carrierId")?;
     if let Some(order_id) = &new.order_id {
-        orders::require_open(tx, org_id, order_id, "orderId")?;
+        let order = store::orders::get(tx, org_id, order_id)?.ok_or_else(|| {
+            Error::invalid(
+                "orderId",
+                format!("no order {order_id} in this organization"),
+            )
+        })?;
+        if !order.accepts_shipments() {
+            return Err(Error::InvalidState("the order is cancelled".into()));
+        }
     }
     let shipment = build(new, org_id, &address, now);
     save(tx, &shipment, Write::Insert)?;
     Ok(shipment)
 }
 
-pub(crate) fn validate(new: &NewShipment) -> Result<()> {
-    let mut errors = Violations::new();
-    errors.length("reference", &new.reference, 1, 200);
-    errors.length("senderAddressId", &new.sender_address_id, 1, 100);
-    errors.one_of("type", &new.kind, &shipment::TYPES);
-    if let Some(status) = &new.status {
-        errors.one_of("status", status, &shipment::STATUSES);
-    }
-    if let Some(term) = &new.term_of_trade {
-        errors.one_of("termOfTrade", term, &shipment::TERMS_OF_TRADE);
-    }
-    new.body.validate(&mut errors);
-    let mut seen = HashSet::new();
-    for parcel in &new.body.parcels {
-        let line_ids = parcel.order_lines.iter().map(|l| &l.id);
-        for id in std::iter::once(&parcel.id)
-            .chain(line_ids)
-            .filter(|id| !id.is_empty())
-        {
-            if !seen.insert(id) {
-                errors.add("parcels", format!("the id {id} is used twice"));
-            }
-        }
-    }
-    errors.finish()
-}
-
 /// Applies the defaults of DESIGN §7: ids, sender party, status, term of trade.
 fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -> Shipment {
-    let mut body = new.body;
-    if !body.parties.iter().any(|p| p.kind == "sender") {
-        body.parties.insert(0, sender_party(address));
+    let mut parties = new.parties;
+    if !parties.iter().any(|p| p.kind == "sender") {
+        parties.insert(0, sender_party(address));
     }
-    for parcel in &mut body.parcels {
+    let mut parcels = new.parcels;
+    for parcel in &mut parcels {
         if parcel.id.is_empty() {
             parcel.id = ids::new(ids::PARCEL);
         }
@@ -184,14 +161,13 @@ fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -
             }
         }
     }
-    body.tracking = None;
     Shipment {
         id: ids::new(ids::SHIPMENT),
         org_id: org_id.to_string(),
         reference: new.reference,
         sender_address_id: new.sender_address_id,
         kind: new.kind,
-        status: new.status.unwrap_or_else(|| "pending".into()),
+        status: new.status.unwrap_or(ShipmentStatus::Pending),
         term_of_trade: new
             .term_of_trade
             .unwrap_or_else(|| shipment::DEFAULT_TERM_OF_TRADE.into()),
@@ -200,7 +176,14 @@ fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -
         return_of: None,
         split_from: None,
         splits_made: 0,
-        body,
+        body: ShipmentBody {
+            parties,
+            carrier_settings: new.carrier_settings,
+            parcels,
+            service_point_id: new.service_point_id,
+            pickup_details: new.pickup_details,
+            tracking: None,
+        },
         created_at: now.clone(),
         updated_at: now,
     }
@@ -225,9 +208,9 @@ pub fn sender_party(address: &SenderAddress) -> Party {
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShipmentView> {
-    actor.authorize(org_id, READ)?;
+    actor.authorize(org_id, &ops::GET_SHIPMENT)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db.read(move |c| view(c, &org_id, &id)).await
+    ctx.db.read(move |db| view(db, &org_id, &id)).await
 }
 
 pub async fn list(
@@ -235,37 +218,33 @@ pub async fn list(
     actor: &Actor,
     org_id: &str,
     query: ListQuery,
-) -> Result<Paged<(Shipment, SenderAddress)>> {
-    actor.authorize(org_id, READ)?;
-    let page = page_query(query.page, query.limit)?;
+) -> Result<ShipmentPage> {
+    actor.authorize(org_id, &ops::LIST_SHIPMENTS)?;
     let mut errors = Violations::new();
-    if let Some(status) = &query.status {
-        errors.one_of("status", status, &shipment::STATUSES);
-    }
-    let mut instant = |field: &str, value: Option<String>| {
-        value.and_then(|text| match time::parse(&text) {
-            Some(t) => Some(time::format(t)),
-            None => {
-                errors.add(
-                    field,
-                    "must be an RFC 3339 timestamp such as 2026-11-22T10:15:30Z",
-                );
-                None
-            }
-        })
-    };
-    let created_from = instant("createdFrom", query.created_from);
-    let created_to = instant("createdTo", query.created_to);
+    let page = query.page.parse(&mut errors);
+    let status = enum_param(
+        &mut errors,
+        "status",
+        query.status,
+        ShipmentStatus::parse,
+        ShipmentStatus::names,
+    );
+    let created_from = instant_param(&mut errors, "createdFrom", query.created_from);
+    let created_to = instant_param(&mut errors, "createdTo", query.created_to);
     errors.finish()?;
     let filter = Filter {
-        status: query.status,
+        status,
         reference: query.reference,
         order_id: query.order_id,
         created_from,
         created_to,
     };
     let org_id = org_id.to_string();
-    ctx.db
-        .read(move |c| store::shipments::list(c, &org_id, &filter, page))
-        .await
+    let paged = ctx
+        .db
+        .read(move |db| store::shipments::list(db, &org_id, &filter, page))
+        .await?;
+    Ok(paged
+        .map(|(shipment, address)| ShipmentListItem::new(shipment, address))
+        .into())
 }

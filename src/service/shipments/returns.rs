@@ -6,22 +6,19 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        scope::{Resource, Scope},
-        shipment::{CarrierSettings, Shipment},
-        status,
+        shipment::{CarrierSettings, Shipment, ShipmentView},
+        status::ShipmentStatus,
     },
     service::{
-        Actor, Ctx,
+        Actor, Ctx, operations as ops,
         shipments::{
-            ShipmentView, Write,
+            Write,
             booking::{apply, carrier_of, prepare},
-            require, save, view,
+            require, save, view_of,
         },
     },
-    store,
+    store::{self, Reader},
 };
-
-const WRITE: Scope = Scope::write(Resource::Shipments);
 
 pub async fn create_return(
     ctx: &Ctx,
@@ -29,17 +26,17 @@ pub async fn create_return(
     org_id: &str,
     id: &str,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::CREATE_RETURN_SHIPMENT)?;
     let now = ctx.now();
     let (org, sid, at) = (org_id.to_string(), id.to_string(), now.clone());
     let (original, ret, carrier) = ctx
         .db
-        .read(move |c| {
-            let original = require(c, &org, &sid)?;
+        .read(move |db| {
+            let original = require(db, &org, &sid)?;
             check_returnable(&original)?;
-            let settings = return_settings(c, &original)?;
+            let settings = return_settings(db, &original)?;
             let ret = build(&original, settings, &at);
-            let carrier = carrier_of(c, &ret)?;
+            let carrier = carrier_of(db, &ret)?;
             Ok((original, ret, carrier))
         })
         .await?;
@@ -57,7 +54,7 @@ pub async fn create_return(
             let mut ret = ret;
             save(tx, &ret, Write::Insert)?;
             apply(tx, &mut ret, booked, now)?;
-            view(tx, &org_id, &ret.id)
+            view_of(tx, ret)
         })
         .await
 }
@@ -68,7 +65,7 @@ fn check_returnable(original: &Shipment) -> Result<()> {
             "only outbound shipments can be returned".into(),
         ));
     }
-    if !status::has_left(&original.status) {
+    if !original.status.has_left() {
         return Err(Error::InvalidState(format!(
             "only a dispatched or partly dispatched shipment can be returned; this one is {}",
             original.status
@@ -78,16 +75,13 @@ fn check_returnable(original: &Shipment) -> Result<()> {
 }
 
 /// The return rule's settings when the original's rule names one, else the original's.
-fn return_settings(
-    conn: &rusqlite::Connection,
-    original: &Shipment,
-) -> Result<(CarrierSettings, Option<String>)> {
+fn return_settings(db: &Reader, original: &Shipment) -> Result<(CarrierSettings, Option<String>)> {
     let rule = match &original.shipping_rule_id {
-        Some(rule_id) => store::shipping_rules::get_rule(conn, &original.org_id, rule_id)?,
+        Some(rule_id) => store::shipping_rules::get_rule(db, &original.org_id, rule_id)?,
         None => None,
     };
     let return_rule = match rule.and_then(|r| r.fields.return_shipping_rule_id) {
-        Some(return_id) => store::shipping_rules::get_rule(conn, &original.org_id, &return_id)?,
+        Some(return_id) => store::shipping_rules::get_rule(db, &original.org_id, &return_id)?,
         None => None,
     };
     Ok(match return_rule {
@@ -123,7 +117,7 @@ fn build(
         reference: format!("RETURN-{}", original.reference),
         sender_address_id: original.sender_address_id.clone(),
         kind: "inbound".into(),
-        status: "pending".into(),
+        status: ShipmentStatus::Pending,
         term_of_trade: original.term_of_trade.clone(),
         order_id: original.order_id.clone(),
         shipping_rule_id: rule_id,

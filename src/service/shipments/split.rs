@@ -2,59 +2,100 @@
 //! transaction, all or nothing. The write transaction serializes concurrent splits, so units are
 //! never duplicated or lost.
 
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use poem_openapi::Object;
+use serde::Deserialize;
+use serde_json::Value;
 
 use crate::{
     error::{Error, Result},
     model::{
         ids,
-        scope::{Resource, Scope},
-        shipment::{CarrierSettings, Parcel, Shipment},
+        shipment::{CarrierSettings, Parcel, Shipment, ShipmentView},
         split::{self, SplitError, Take},
-        status,
+        status::ShipmentStatus,
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, carriers,
-        shipments::{ShipmentView, Write, require, save, view},
+        Actor, Ctx, Input, carriers, operations as ops,
+        shipments::{Write, require, save, view_of},
     },
     store::Tx,
 };
 
-const WRITE: Scope = Scope::write(Resource::Shipments);
-
 /// Carrier settings for the new shipments; absent fields are copied from the original.
 #[derive(Default)]
-pub struct SettingsOverride {
+struct SettingsOverride {
+    carrier_id: Option<String>,
+    product_id: Option<String>,
+    services: Option<Vec<String>>,
+    additional_parameters: Option<BTreeMap<String, Value>>,
+}
+
+/// Moves order lines (or, without `orderLineIds`, the whole parcel) into one new shipment
+/// (SPEC row 16).
+#[derive(Deserialize, Object, Default)]
+#[serde(rename_all = "camelCase", default)]
+#[oai(rename = "SplitIn", rename_all = "camelCase")]
+pub struct Split {
+    /// Whole order lines to move; absent or empty moves the whole parcel.
+    pub order_line_ids: Option<Vec<String>>,
     pub carrier_id: Option<String>,
     pub product_id: Option<String>,
     pub services: Option<Vec<String>>,
-    pub additional_parameters: Option<Map<String, Value>>,
+    pub additional_parameters: Option<BTreeMap<String, Value>>,
+    /// Default `<original reference>-<n>`.
+    pub reference: Option<String>,
 }
 
-/// SPEC row 16: without `order_line_ids` (or with an empty list) the whole parcel moves.
-pub struct Split {
-    pub order_line_ids: Option<Vec<String>>,
-    pub settings: SettingsOverride,
-    pub reference: Option<String>,
+/// Units of one order line.
+#[derive(Deserialize, Object)]
+#[oai(rename = "LineQuantityIn")]
+pub struct LineQuantity {
+    pub id: String,
+    /// At least 1, at most what the parcel holds (over all new shipments together).
+    pub quantity: i64,
 }
 
 /// One new shipment of a batch split.
+#[derive(Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "BatchItemIn", rename_all = "camelCase")]
 pub struct BatchItem {
-    pub order_lines: Vec<Take>,
+    #[oai(validator(min_items = 1))]
+    pub order_lines: Vec<LineQuantity>,
+    /// Default `<original reference>-<n>`.
     pub reference: Option<String>,
 }
 
-/// SPEC row 17.
+/// Moves quantities of order lines into several new shipments, all or nothing (SPEC row 17).
+#[derive(Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "BatchSplitIn", rename_all = "camelCase")]
 pub struct BatchSplit {
+    #[oai(validator(min_items = 1))]
     pub shipments: Vec<BatchItem>,
-    pub settings: SettingsOverride,
+    pub carrier_id: Option<String>,
+    pub product_id: Option<String>,
+    pub services: Option<Vec<String>>,
+    pub additional_parameters: Option<BTreeMap<String, Value>>,
 }
 
-/// The original after the split, and the new shipments.
+/// The original shipment after a batch split and the new ones.
+#[derive(Object)]
+#[oai(rename = "BatchSplitOut", rename_all = "camelCase")]
 pub struct SplitOutcome {
-    pub original: ShipmentView,
-    pub created: Vec<ShipmentView>,
+    pub original_shipment: ShipmentView,
+    pub new_shipments: Vec<ShipmentView>,
+}
+
+/// The original shipment after a split and the new one.
+#[derive(Object)]
+#[oai(rename = "SplitOut", rename_all = "camelCase")]
+pub struct SplitOne {
+    pub original_shipment: ShipmentView,
+    pub new_shipment: ShipmentView,
 }
 
 enum Plan {
@@ -72,11 +113,17 @@ pub async fn split(
     id: &str,
     parcel_id: &str,
     input: Input<Split>,
-) -> Result<SplitOutcome> {
-    actor.authorize(org_id, WRITE)?;
+) -> Result<SplitOne> {
+    actor.authorize(org_id, &ops::SPLIT_PARCEL)?;
     let request = input.get()?;
+    let settings = SettingsOverride {
+        carrier_id: request.carrier_id,
+        product_id: request.product_id,
+        services: request.services,
+        additional_parameters: request.additional_parameters,
+    };
     check_common(
-        &request.settings,
+        &settings,
         std::slice::from_ref(&request.reference),
         "reference",
     )?;
@@ -86,11 +133,19 @@ pub async fn split(
     };
     let job = Job {
         plan,
-        settings: request.settings,
+        settings,
         references: vec![request.reference],
         field: "orderLineIds",
     };
-    run(ctx, org_id, id, parcel_id, job).await
+    let mut outcome = run(ctx, org_id, id, parcel_id, job).await?;
+    let new_shipment = outcome
+        .new_shipments
+        .pop()
+        .ok_or_else(|| Error::internal("a split made no shipment"))?;
+    Ok(SplitOne {
+        original_shipment: outcome.original_shipment,
+        new_shipment,
+    })
 }
 
 pub async fn batch_split(
@@ -101,7 +156,7 @@ pub async fn batch_split(
     parcel_id: &str,
     input: Input<BatchSplit>,
 ) -> Result<SplitOutcome> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::BATCH_SPLIT_PARCEL)?;
     let request = input.get()?;
     if request.shipments.is_empty() {
         return Err(Error::invalid("shipments", "must contain at least 1 item"));
@@ -111,17 +166,31 @@ pub async fn batch_split(
         .iter()
         .map(|s| s.reference.clone())
         .collect();
-    check_common(&request.settings, &references, "shipments[].reference")?;
+    let settings = SettingsOverride {
+        carrier_id: request.carrier_id,
+        product_id: request.product_id,
+        services: request.services,
+        additional_parameters: request.additional_parameters,
+    };
+    check_common(&settings, &references, "shipments[].reference")?;
     let plan = Plan::Units(
         request
             .shipments
             .into_iter()
-            .map(|s| s.order_lines)
+            .map(|s| {
+                s.order_lines
+                    .into_iter()
+                    .map(|l| Take {
+                        line_id: l.id,
+                        quantity: l.quantity,
+                    })
+                    .collect()
+            })
             .collect(),
     );
     let job = Job {
         plan,
-        settings: request.settings,
+        settings,
         references,
         field: "shipments",
     };
@@ -178,7 +247,7 @@ fn split_in(
         .iter()
         .position(|p| p.id == parcel_id)
         .ok_or(Error::NotFound)?;
-    if !status::is_unbooked(&original.status) {
+    if !original.status.is_unbooked() {
         return Err(Error::InvalidState(format!(
             "only draft, pending, on_hold or error shipments can be split; this one is {}",
             original.status
@@ -219,14 +288,14 @@ fn split_in(
             .unwrap_or_else(|| format!("{}-{}", original.reference, done + n as i64 + 1));
         let shipment = split_off(&original, parcel, reference, &job.settings, now);
         save(tx, &shipment, Write::Insert)?;
-        created.push(view(tx, org_id, &shipment.id)?);
+        created.push(view_of(tx, shipment)?);
     }
     original.splits_made += created.len() as i64;
     original.updated_at = now.to_string();
     save(tx, &original, Write::Update)?;
     Ok(SplitOutcome {
-        original: view(tx, org_id, id)?,
-        created,
+        original_shipment: view_of(tx, original)?,
+        new_shipments: created,
     })
 }
 
@@ -331,7 +400,7 @@ fn split_off(
         reference,
         sender_address_id: original.sender_address_id.clone(),
         kind: original.kind.clone(),
-        status: "pending".into(),
+        status: ShipmentStatus::Pending,
         term_of_trade: original.term_of_trade.clone(),
         order_id: original.order_id.clone(),
         shipping_rule_id: None,

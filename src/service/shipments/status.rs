@@ -1,20 +1,31 @@
 //! Status moves, deletion, and applying a shipping rule (DESIGN §7).
 
+use serde::Deserialize;
+
 use crate::{
     error::{Error, Result},
-    model::{
-        scope::{Resource, Scope},
-        shipment, status,
-        validate::Violations,
-    },
+    model::{rule::ShippingRuleSummary, shipment::ShipmentView, status::ShipmentStatus},
     service::{
-        Actor, Ctx, Input,
-        shipments::{ShipmentView, Write, require, save, view},
+        Actor, Ctx, Input, operations as ops,
+        shipments::{Write, require, save},
     },
     store,
 };
 
-const WRITE: Scope = Scope::write(Resource::Shipments);
+/// The status to move to.
+#[derive(Deserialize, poem_openapi::Object)]
+#[oai(rename = "StatusIn")]
+pub struct StatusChange {
+    pub status: ShipmentStatus,
+}
+
+/// The rule to apply.
+#[derive(Deserialize, poem_openapi::Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "ApplyRuleIn", rename_all = "camelCase")]
+pub struct ApplyRule {
+    pub shipping_rule_id: String,
+}
 
 /// Performs one allowed move of the status machine; anything else is 409 `invalid_state`.
 pub async fn set_status(
@@ -22,18 +33,15 @@ pub async fn set_status(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<String>,
+    input: Input<StatusChange>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, WRITE)?;
-    let target = input.get()?;
-    let mut errors = Violations::new();
-    errors.one_of("status", &target, &shipment::STATUSES);
-    errors.finish()?;
+    actor.authorize(org_id, &ops::SET_SHIPMENT_STATUS)?;
+    let target = input.get()?.status;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
             let mut shipment = require(tx, &org_id, &id)?;
-            if !status::can_move(&shipment.status, &target) {
+            if !shipment.status.can_move(target) {
                 return Err(Error::InvalidState(format!(
                     "a {} shipment cannot move to {target}",
                     shipment.status
@@ -42,25 +50,28 @@ pub async fn set_status(
             shipment.status = target;
             shipment.updated_at = now;
             save(tx, &shipment, Write::Update)?;
-            view(tx, &org_id, &id)
+            super::view_of(tx, shipment)
         })
         .await
 }
 
 /// Removes a draft or pending shipment (409 otherwise).
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, WRITE)?;
+    actor.authorize(org_id, &ops::DELETE_SHIPMENT)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
             let mut shipment = require(tx, &org_id, &id)?;
-            if !matches!(shipment.status.as_str(), "draft" | "pending") {
+            if !matches!(
+                shipment.status,
+                ShipmentStatus::Draft | ShipmentStatus::Pending
+            ) {
                 return Err(Error::InvalidState(format!(
                     "only draft or pending shipments can be deleted; this one is {}",
                     shipment.status
                 )));
             }
-            // The time of the deletion, which the shipment's order takes when it follows.
+            // The time of the deletion, which the shipment's order takes when it is settled.
             shipment.updated_at = now;
             save(tx, &shipment, Write::Delete)
         })
@@ -73,10 +84,10 @@ pub async fn apply_shipping_rule(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<String>,
+    input: Input<ApplyRule>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, WRITE)?;
-    let rule_id = input.get()?;
+    actor.authorize(org_id, &ops::APPLY_SHIPPING_RULE)?;
+    let rule_id = input.get()?.shipping_rule_id;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
@@ -88,17 +99,22 @@ pub async fn apply_shipping_rule(
                         format!("no shipping rule {rule_id} in this organization"),
                     )
                 })?;
-            if !status::is_unbooked(&shipment.status) {
+            if !shipment.status.is_unbooked() {
                 return Err(Error::InvalidState(format!(
                     "rules apply only before booking; this shipment is {}",
                     shipment.status
                 )));
             }
             shipment.body.carrier_settings = rule.carrier_settings();
-            shipment.shipping_rule_id = Some(rule.id);
+            shipment.shipping_rule_id = Some(rule.id.clone());
             shipment.updated_at = now;
             save(tx, &shipment, Write::Update)?;
-            view(tx, &org_id, &id)
+            let documents = store::documents::of_shipment(tx, &org_id, &id)?;
+            Ok(ShipmentView {
+                shipment,
+                documents,
+                shipping_rule: Some(ShippingRuleSummary::from(&rule)),
+            })
         })
         .await
 }

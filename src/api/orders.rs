@@ -11,31 +11,28 @@ use crate::{
     api::{
         ApiTags, Created, Message,
         body::{JsonBody, RawJsonBody},
+        params::{self, EnumQuery, LimitQuery, PageQuery},
         problem::ApiResult,
         security::BearerAuth,
-        shipments::dto::ShipmentOut,
     },
-    page_of,
+    model::{
+        order::{NewOrder, OrderPage, OrderView},
+        shipment::ShipmentView,
+        status::OrderStatus,
+    },
     service::{
         Ctx,
         orders::{
-            self, ListQuery,
+            self, ListQuery, OrderShipment,
             shopify::{self, Delivery, Outcome},
         },
     },
 };
 
-pub mod dto;
-
-use dto::{OrderIn, OrderOut, OrderShipmentIn};
-
-page_of!(OrderPage, OrderOut);
-
 pub struct OrdersApi;
 
 #[OpenApi(tag = "ApiTags::Orders")]
 impl OrdersApi {
-    /// Create an order in a manual channel. Scope: `write:orders`.
     #[oai(
         path = "/orgs/:orgId/orders",
         method = "post",
@@ -46,14 +43,13 @@ impl OrdersApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<OrderIn>,
-    ) -> ApiResult<Created<OrderOut>> {
+        body: JsonBody<NewOrder>,
+    ) -> ApiResult<Created<OrderView>> {
         Ok(Created::new(
-            orders::create(&ctx, &auth.0, &org_id, body.into_input()).await?,
+            orders::create(&ctx, &auth.0, &org_id, body.0).await?,
         ))
     }
 
-    /// List orders, newest first. Scope: `read:orders`.
     #[allow(clippy::too_many_arguments)]
     #[oai(
         path = "/orgs/:orgId/orders",
@@ -66,13 +62,11 @@ impl OrdersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         /// Page number, from 1.
-        #[oai(validator(minimum(value = "1")))]
-        page: Query<Option<i64>>,
+        page: PageQuery,
         /// Items per page, 1 to 100 (default 20).
-        #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
-        limit: Query<Option<i64>>,
+        limit: LimitQuery,
         /// Only orders in this status.
-        status: Query<Option<String>>,
+        status: EnumQuery<OrderStatus>,
         /// Only orders of this channel.
         #[oai(name = "orderChannelId")]
         order_channel_id: Query<Option<String>>,
@@ -81,18 +75,14 @@ impl OrdersApi {
         order_number: Query<Option<String>>,
     ) -> ApiResult<Json<OrderPage>> {
         let query = ListQuery {
-            page: page.0,
-            limit: limit.0,
-            status: status.0,
+            page: params::page(page, limit),
+            status: params::text(status),
             order_channel_id: order_channel_id.0,
             order_number: order_number.0,
         };
-        Ok(Json(
-            orders::list(&ctx, &auth.0, &org_id, query).await?.into(),
-        ))
+        Ok(Json(orders::list(&ctx, &auth.0, &org_id, query).await?))
     }
 
-    /// Get an order with its channel and shipments. Scope: `read:orders`.
     #[oai(
         path = "/orgs/:orgId/orders/:orderId",
         method = "get",
@@ -104,13 +94,10 @@ impl OrdersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "orderId")] order_id: Path<String>,
-    ) -> ApiResult<Json<OrderOut>> {
-        Ok(Json(
-            orders::get(&ctx, &auth.0, &org_id, &order_id).await?.into(),
-        ))
+    ) -> ApiResult<Json<OrderView>> {
+        Ok(Json(orders::get(&ctx, &auth.0, &org_id, &order_id).await?))
     }
 
-    /// Delete an order; 409 while it has shipments. Scope: `write:orders`.
     #[oai(
         path = "/orgs/:orgId/orders/:orderId",
         method = "delete",
@@ -127,7 +114,6 @@ impl OrdersApi {
         Ok(Message::new("order deleted"))
     }
 
-    /// Cancel an order and its shipments that have not left. Scope: `write:orders`.
     #[oai(
         path = "/orgs/:orgId/orders/:orderId/cancel",
         method = "post",
@@ -139,16 +125,12 @@ impl OrdersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "orderId")] order_id: Path<String>,
-    ) -> ApiResult<Json<OrderOut>> {
+    ) -> ApiResult<Json<OrderView>> {
         Ok(Json(
-            orders::cancel(&ctx, &auth.0, &org_id, &order_id)
-                .await?
-                .into(),
+            orders::cancel(&ctx, &auth.0, &org_id, &order_id).await?,
         ))
     }
 
-    /// Create a shipment for an order: parties from its shipping address unless given, one
-    /// parcel with its shippable lines. Scope: `write:shipments`.
     #[oai(
         path = "/orgs/:orgId/orders/:orderId/shipments",
         method = "post",
@@ -160,10 +142,10 @@ impl OrdersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "orderId")] order_id: Path<String>,
-        body: JsonBody<OrderShipmentIn>,
-    ) -> ApiResult<Created<ShipmentOut>> {
+        body: JsonBody<OrderShipment>,
+    ) -> ApiResult<Created<ShipmentView>> {
         Ok(Created::new(
-            orders::create_shipment(&ctx, &auth.0, &org_id, &order_id, body.into_input()).await?,
+            orders::create_shipment(&ctx, &auth.0, &org_id, &order_id, body.0).await?,
         ))
     }
 

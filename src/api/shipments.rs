@@ -1,4 +1,4 @@
-//! Shipments: /orgs/{orgId}/shipments.
+//! Shipments: /orgs/{orgId}/shipments and /orgs/{orgId}/shipments/{shipmentId}.
 
 use poem::web::Data;
 use poem_openapi::{
@@ -8,26 +8,29 @@ use poem_openapi::{
 };
 
 use crate::{
-    api::{ApiTags, Created, body::JsonBody, problem::ApiResult, security::BearerAuth},
-    page_of,
+    api::{
+        ApiTags, Created, Message,
+        body::JsonBody,
+        params::{self, EnumQuery, LimitQuery, PageQuery},
+        problem::ApiResult,
+        security::BearerAuth,
+    },
+    model::{
+        shipment::{NewShipment, ShipmentPage, ShipmentView},
+        status::ShipmentStatus,
+    },
     service::{
         Ctx,
         shipments::{self, ListQuery},
     },
 };
 
-pub mod dto;
-pub mod ops;
-
-use dto::{ShipmentIn, ShipmentListItem, ShipmentOut};
-
-page_of!(ShipmentPage, ShipmentListItem);
+pub use crate::api::shipment_ops::ShipmentOpsApi;
 
 pub struct ShipmentsApi;
 
 #[OpenApi(tag = "ApiTags::Shipments")]
 impl ShipmentsApi {
-    /// Create a shipment (status pending and termOfTrade DAP unless given). Scope: `write:shipments`.
     #[oai(
         path = "/orgs/:orgId/shipments",
         method = "post",
@@ -38,14 +41,13 @@ impl ShipmentsApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<ShipmentIn>,
-    ) -> ApiResult<Created<ShipmentOut>> {
+        body: JsonBody<NewShipment>,
+    ) -> ApiResult<Created<ShipmentView>> {
         Ok(Created::new(
-            shipments::create(&ctx, &auth.0, &org_id, body.into_input()).await?,
+            shipments::create(&ctx, &auth.0, &org_id, body.0).await?,
         ))
     }
 
-    /// List shipments, newest first, with optional filters. Scope: `read:shipments`.
     #[allow(clippy::too_many_arguments)]
     #[oai(
         path = "/orgs/:orgId/shipments",
@@ -58,13 +60,11 @@ impl ShipmentsApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         /// Page number, from 1.
-        #[oai(validator(minimum(value = "1")))]
-        page: Query<Option<i64>>,
+        page: PageQuery,
         /// Items per page, 1 to 100 (default 20).
-        #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
-        limit: Query<Option<i64>>,
+        limit: LimitQuery,
         /// Only shipments in this status.
-        status: Query<Option<String>>,
+        status: EnumQuery<ShipmentStatus>,
         /// Only shipments with exactly this reference.
         reference: Query<Option<String>>,
         /// Only shipments of this order.
@@ -78,20 +78,16 @@ impl ShipmentsApi {
         created_to: Query<Option<String>>,
     ) -> ApiResult<Json<ShipmentPage>> {
         let query = ListQuery {
-            page: page.0,
-            limit: limit.0,
-            status: status.0,
+            page: params::page(page, limit),
+            status: params::text(status),
             reference: reference.0,
             order_id: order_id.0,
             created_from: created_from.0,
             created_to: created_to.0,
         };
-        Ok(Json(
-            shipments::list(&ctx, &auth.0, &org_id, query).await?.into(),
-        ))
+        Ok(Json(shipments::list(&ctx, &auth.0, &org_id, query).await?))
     }
 
-    /// Get a shipment. Scope: `read:shipments`.
     #[oai(
         path = "/orgs/:orgId/shipments/:shipmentId",
         method = "get",
@@ -103,11 +99,25 @@ impl ShipmentsApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
-    ) -> ApiResult<Json<ShipmentOut>> {
+    ) -> ApiResult<Json<ShipmentView>> {
         Ok(Json(
-            shipments::get(&ctx, &auth.0, &org_id, &shipment_id)
-                .await?
-                .into(),
+            shipments::get(&ctx, &auth.0, &org_id, &shipment_id).await?,
         ))
+    }
+
+    #[oai(
+        path = "/orgs/:orgId/shipments/:shipmentId",
+        method = "delete",
+        operation_id = "delete_shipment"
+    )]
+    async fn delete(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "shipmentId")] shipment_id: Path<String>,
+    ) -> ApiResult<Json<Message>> {
+        shipments::delete(&ctx, &auth.0, &org_id, &shipment_id).await?;
+        Ok(Message::new("shipment deleted"))
     }
 }

@@ -1,0 +1,186 @@
+//! The operations table: every operation on an organization's data, once, with the scope it
+//! needs, whether it reads or writes, and a one-line summary. The service authorizes with it,
+//! the REST document takes each operation's summary and scope from it, the isolation test walks
+//! it, and the MCP tool list and the consent page read it.
+
+use crate::model::scope::{Resource, Scope};
+
+/// Whether an operation only reads or also changes data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Read,
+    Write,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct Operation {
+    /// snake_case; the REST operationId and the MCP tool name (DESIGN §16).
+    pub id: &'static str,
+    pub scope: Scope,
+    pub kind: Kind,
+    /// One sentence: what the operation does.
+    pub summary: &'static str,
+}
+
+macro_rules! operations {
+    ($($name:ident = $id:literal, $access:ident($resource:ident), $kind:ident, $summary:literal;)+) => {
+        $(
+            pub const $name: Operation = Operation {
+                id: $id,
+                scope: Scope::$access(Resource::$resource),
+                kind: Kind::$kind,
+                summary: $summary,
+            };
+        )+
+
+        /// Every operation, grouped by resource.
+        pub const ALL: &[&Operation] = &[$(&$name),+];
+    };
+}
+
+operations! {
+    GET_ORGANIZATION = "get_organization", read(Orgs), Read,
+        "Get the organization.";
+    UPDATE_ORGANIZATION = "update_organization", write(Orgs), Write,
+        "Update the organization's name, slug, billing details or overage setting.";
+
+    CREATE_SENDER_ADDRESS = "create_sender_address", write(SenderAddresses), Write,
+        "Create a sender address.";
+    LIST_SENDER_ADDRESSES = "list_sender_addresses", read(SenderAddresses), Read,
+        "List sender addresses, newest first.";
+    GET_SENDER_ADDRESS = "get_sender_address", read(SenderAddresses), Read,
+        "Get a sender address.";
+    UPDATE_SENDER_ADDRESS = "update_sender_address", write(SenderAddresses), Write,
+        "Replace a sender address.";
+    DELETE_SENDER_ADDRESS = "delete_sender_address", write(SenderAddresses), Write,
+        "Delete a sender address that no carrier, rule or shipment uses.";
+
+    CREATE_CARRIER = "create_carrier", write(Carriers), Write,
+        "Create a carrier of one of the available carrier types.";
+    LIST_CARRIERS = "list_carriers", read(Carriers), Read,
+        "List carriers, newest first, each with its sender address.";
+    GET_CARRIER = "get_carrier", read(Carriers), Read,
+        "Get a carrier.";
+    UPDATE_CARRIER = "update_carrier", write(Carriers), Write,
+        "Replace a carrier.";
+    DELETE_CARRIER = "delete_carrier", write(Carriers), Write,
+        "Delete a carrier that no shipping rule uses.";
+    LIST_AVAILABLE_CARRIERS = "list_available_carriers", read(Carriers), Read,
+        "List the carrier types this server can book with, with their fields, products and services.";
+
+    CREATE_SHIPPING_RULE = "create_shipping_rule", write(ShippingRules), Write,
+        "Create a shipping rule.";
+    LIST_SHIPPING_RULES = "list_shipping_rules", read(ShippingRules), Read,
+        "List shipping rules, newest first, in their full form.";
+    GET_SHIPPING_RULE = "get_shipping_rule", read(ShippingRules), Read,
+        "Get a shipping rule.";
+    UPDATE_SHIPPING_RULE = "update_shipping_rule", write(ShippingRules), Write,
+        "Replace a shipping rule.";
+    DELETE_SHIPPING_RULE = "delete_shipping_rule", write(ShippingRules), Write,
+        "Delete a shipping rule that is no other rule's return rule.";
+    QUOTE_SHIPPING_RATES = "quote_shipping_rates", read(ShippingRules), Read,
+        "Quote rates for a basket from the shipping rules, cheapest first.";
+
+    CREATE_SHIPMENT = "create_shipment", write(Shipments), Write,
+        "Create a shipment (status pending and termOfTrade DAP unless given).";
+    LIST_SHIPMENTS = "list_shipments", read(Shipments), Read,
+        "List shipments, newest first, with optional filters.";
+    GET_SHIPMENT = "get_shipment", read(Shipments), Read,
+        "Get a shipment with its documents and tracking.";
+    BOOK_SHIPMENT = "book_shipment", write(Shipments), Write,
+        "Book a pending shipment with its carrier: tracking number, one PDF label per parcel, status processing.";
+    SET_SHIPMENT_STATUS = "set_shipment_status", write(Shipments), Write,
+        "Move a shipment to another status along the status machine.";
+    DELETE_SHIPMENT = "delete_shipment", write(Shipments), Write,
+        "Delete a draft or pending shipment.";
+    APPLY_SHIPPING_RULE = "apply_shipping_rule", write(Shipments), Write,
+        "Overwrite a shipment's carrier settings with a shipping rule's, before booking.";
+    SPLIT_PARCEL = "split_parcel", write(Shipments), Write,
+        "Split order lines, or the whole parcel, off into a new shipment.";
+    BATCH_SPLIT_PARCEL = "batch_split_parcel", write(Shipments), Write,
+        "Split quantities of a parcel's order lines into several new shipments, all or nothing.";
+    CREATE_RETURN_SHIPMENT = "create_return_shipment", write(Shipments), Write,
+        "Create and book the return of a dispatched outbound shipment.";
+    ADD_TRACKING_EVENT = "add_tracking_event", write(Shipments), Write,
+        "Record a tracking event; the newest event sets the tracking status.";
+    GET_SHIPMENT_DOCUMENT = "get_shipment_document", read(Shipments), Read,
+        "Download a document of a shipment (a label) as a file.";
+
+    CREATE_ORDER_CHANNEL = "create_order_channel", write(OrderChannels), Write,
+        "Create an order channel (manual, or a Shopify store).";
+    LIST_ORDER_CHANNELS = "list_order_channels", read(OrderChannels), Read,
+        "List order channels, newest first.";
+    GET_ORDER_CHANNEL = "get_order_channel", read(OrderChannels), Read,
+        "Get an order channel.";
+    DELETE_ORDER_CHANNEL = "delete_order_channel", write(OrderChannels), Write,
+        "Delete an order channel that brought no orders.";
+
+    CREATE_ORDER = "create_order", write(Orders), Write,
+        "Create an order in a manual channel.";
+    LIST_ORDERS = "list_orders", read(Orders), Read,
+        "List orders, newest first, with optional filters.";
+    GET_ORDER = "get_order", read(Orders), Read,
+        "Get an order with its channel and shipments.";
+    DELETE_ORDER = "delete_order", write(Orders), Write,
+        "Delete an order that has no shipments.";
+    CANCEL_ORDER = "cancel_order", write(Orders), Write,
+        "Cancel an order and those of its shipments that have not left.";
+    CREATE_ORDER_SHIPMENT = "create_order_shipment", write(Shipments), Write,
+        "Create a shipment for an order: the receiver from its shipping address, one parcel with its shippable lines.";
+
+    LIST_API_TOKENS = "list_api_tokens", read(ApiTokens), Read,
+        "List API tokens, newest first (never their values).";
+    CREATE_API_TOKEN = "create_api_token", write(ApiTokens), Write,
+        "Create an API token; its value is shown only in this answer.";
+    GET_API_TOKEN = "get_api_token", read(ApiTokens), Read,
+        "Get an API token (never its value).";
+    RENAME_API_TOKEN = "rename_api_token", write(ApiTokens), Write,
+        "Rename an API token.";
+    REVOKE_API_TOKEN = "revoke_api_token", write(ApiTokens), Write,
+        "Revoke an API token; its next request gets 401.";
+}
+
+/// The operation with this id.
+pub fn find(id: &str) -> Option<&'static Operation> {
+    ALL.iter().copied().find(|op| op.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::scope::Access;
+
+    #[test]
+    fn ids_are_unique_snake_case() {
+        let mut ids: Vec<_> = ALL.iter().map(|op| op.id).collect();
+        assert!(
+            ids.iter()
+                .all(|id| id.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        );
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before);
+    }
+
+    #[test]
+    fn reads_need_read_scopes_and_writes_write_scopes() {
+        for op in ALL {
+            let expected = match op.kind {
+                Kind::Read => Access::Read,
+                Kind::Write => Access::Write,
+            };
+            assert_eq!(op.scope.access, expected, "{}", op.id);
+        }
+    }
+
+    #[test]
+    fn summaries_are_one_sentence() {
+        for op in ALL {
+            assert!(op.summary.ends_with('.'), "{}", op.id);
+            assert_eq!(op.summary.matches(". ").count(), 0, "{}", op.id);
+        }
+        assert_eq!(find("get_shipment"), Some(&GET_SHIPMENT));
+        assert_eq!(find("nothing"), None);
+    }
+}

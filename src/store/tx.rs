@@ -1,0 +1,329 @@
+//! `Tx`: the unit of work of one write job. Store write functions take it; the service layer
+//! records on it what the write causes beyond its own rows — events to emit, orders whose status
+//! must be settled once before commit, plan usage — and reads the organization's plan from it.
+//! The writer turns all of it into rows inside the job's savepoint, so an event or a count is
+//! never kept for a change that rolled back, and never lost for one that committed.
+
+use std::{
+    cell::RefCell,
+    collections::{BTreeMap, btree_map::Entry},
+    sync::Arc,
+};
+
+use rusqlite::Connection;
+
+use crate::{
+    config::Plan,
+    error::Result,
+    model::{event::Event, usage::Counter},
+    store::{Reader, events, orgs, usage},
+};
+
+/// The configured plans by name.
+pub type Plans = Arc<BTreeMap<String, Plan>>;
+
+/// Runs at the end of every write job, inside its savepoint (the service settles orders here).
+pub type BeforeCommit = Arc<dyn Fn(&Tx) -> Result<()> + Send + Sync>;
+
+pub struct Tx<'c> {
+    reader: Reader<'c>,
+    plans: &'c Plans,
+    effects: RefCell<Effects>,
+}
+
+#[derive(Default)]
+struct Effects {
+    events: Vec<Event>,
+    /// `(org, order)` → the time of the latest change that touched it.
+    orders: BTreeMap<(String, String), String>,
+}
+
+/// An order a write touched, to be settled before commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TouchedOrder {
+    pub org_id: String,
+    pub order_id: String,
+    /// When the latest touching change happened.
+    pub at: String,
+}
+
+impl<'c> std::ops::Deref for Tx<'c> {
+    type Target = Reader<'c>;
+    fn deref(&self) -> &Reader<'c> {
+        &self.reader
+    }
+}
+
+impl<'c> Tx<'c> {
+    pub(in crate::store) fn new(conn: &'c Connection, plans: &'c Plans) -> Tx<'c> {
+        Tx {
+            reader: Reader { conn },
+            plans,
+            effects: RefCell::new(Effects::default()),
+        }
+    }
+
+    /// Records an event; it is written to the outbox when the job ends.
+    pub fn emit(&self, event: Event) {
+        self.effects.borrow_mut().events.push(event);
+    }
+
+    /// Marks an order whose shipments changed at `at`: its status is settled once, before
+    /// commit, after every other change of the job.
+    pub fn touch_order(&self, org_id: &str, order_id: &str, at: &str) {
+        let mut effects = self.effects.borrow_mut();
+        match effects
+            .orders
+            .entry((org_id.to_string(), order_id.to_string()))
+        {
+            Entry::Vacant(slot) => {
+                slot.insert(at.to_string());
+            }
+            Entry::Occupied(mut slot) => {
+                if slot.get().as_str() < at {
+                    slot.insert(at.to_string());
+                }
+            }
+        }
+    }
+
+    /// The orders touched so far, forgetting them.
+    pub fn take_touched_orders(&self) -> Vec<TouchedOrder> {
+        std::mem::take(&mut self.effects.borrow_mut().orders)
+            .into_iter()
+            .map(|((org_id, order_id), at)| TouchedOrder {
+                org_id,
+                order_id,
+                at,
+            })
+            .collect()
+    }
+
+    /// The plan of the organization. An organization whose plan is no longer configured falls
+    /// back to `default` (and to no limits when that is missing too).
+    pub fn plan(&self, org_id: &str) -> Result<Plan> {
+        let name = orgs::plan_of(self, org_id)?;
+        let plan = name
+            .as_deref()
+            .and_then(|name| self.plans.get(name))
+            .or_else(|| self.plans.get("default"))
+            .cloned()
+            .unwrap_or_default();
+        Ok(plan)
+    }
+
+    /// Adds `delta` to a plan counter of the organization for `period`, in this transaction.
+    pub fn add_usage(
+        &self,
+        org_id: &str,
+        counter: Counter,
+        period: &str,
+        delta: i64,
+    ) -> Result<()> {
+        usage::add(self, org_id, counter, period, delta)
+    }
+
+    /// Writes what the job collected (the events, in the order they were emitted).
+    pub(in crate::store) fn flush(&self) -> Result<()> {
+        let events = std::mem::take(&mut self.effects.borrow_mut().events);
+        for event in &events {
+            events::insert(self, event)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::{
+        error::Error,
+        model::{
+            event::{Event, EventKind},
+            org::Org,
+        },
+        store::{Db, Options},
+    };
+
+    fn org(id: &str, plan: &str) -> Org {
+        Org {
+            id: id.into(),
+            name: "Acme".into(),
+            slug: id.replace('_', "-").to_lowercase(),
+            description: None,
+            currency: "DKK".into(),
+            vat_number: None,
+            billing_email: None,
+            company_name: None,
+            address_line1: None,
+            address_line2: None,
+            city: None,
+            postal_code: None,
+            country: None,
+            overage_enabled: false,
+            plan: plan.into(),
+            created_at: "2026-11-23T10:00:00.000Z".into(),
+            updated_at: "2026-11-23T10:00:00.000Z".into(),
+        }
+    }
+
+    /// A database whose hook records the orders each job touched.
+    fn open(dir: &tempfile::TempDir, seen: Arc<Mutex<Vec<TouchedOrder>>>) -> Db {
+        let plans = BTreeMap::from([
+            (
+                "default".to_string(),
+                Plan {
+                    carriers: 5,
+                    ..Plan::default()
+                },
+            ),
+            (
+                "tiny".to_string(),
+                Plan {
+                    carriers: 1,
+                    ..Plan::default()
+                },
+            ),
+        ]);
+        let hook: BeforeCommit = Arc::new(move |tx: &Tx| {
+            let touched = tx.take_touched_orders();
+            let fail = touched.iter().any(|t| t.order_id == "ord_fail");
+            seen.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .extend(touched);
+            if fail {
+                return Err(Error::InvalidState("settling failed".into()));
+            }
+            Ok(())
+        });
+        Db::open(Options {
+            path: &dir.path().join("t.db"),
+            synchronous: "normal",
+            read_connections: 2,
+            plans: Arc::new(plans),
+            before_commit: hook,
+        })
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    async fn event_kinds(db: &Db) -> Vec<String> {
+        db.read(|r| {
+            let mut stmt = r.conn.prepare("SELECT type FROM events ORDER BY id")?;
+            let kinds = stmt
+                .query_map([], |row| row.get(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()?;
+            Ok(kinds)
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn event(kind: EventKind) -> Event {
+        Event::new(
+            kind,
+            "org_a",
+            "2026-11-23T10:00:00.000Z",
+            serde_json::json!({"k": 1}),
+        )
+    }
+
+    #[tokio::test]
+    async fn events_are_written_with_the_job_and_vanish_with_it() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let db = open(&dir, Arc::default());
+        db.write(|tx| {
+            crate::store::orgs::save(tx, &org("org_a", "default"))?;
+            tx.emit(event(EventKind::OrderCreated));
+            tx.emit(event(EventKind::OrderUpdated));
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+        let failed: Result<()> = db
+            .write(|tx| {
+                tx.emit(event(EventKind::OrderCancelled));
+                Err(Error::Conflict("no".into()))
+            })
+            .await;
+        assert!(failed.is_err());
+        assert_eq!(event_kinds(&db).await, ["order.created", "order.updated"]);
+    }
+
+    #[tokio::test]
+    async fn touched_orders_reach_the_hook_once_and_its_error_rolls_the_job_back() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let db = open(&dir, seen.clone());
+        db.write(|tx| {
+            crate::store::orgs::save(tx, &org("org_a", "default"))?;
+            tx.touch_order("org_a", "ord_1", "2026-11-23T10:00:01.000Z");
+            tx.touch_order("org_a", "ord_1", "2026-11-23T10:00:03.000Z");
+            tx.touch_order("org_a", "ord_1", "2026-11-23T10:00:02.000Z");
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+        let touched = seen.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        assert_eq!(
+            touched,
+            [TouchedOrder {
+                org_id: "org_a".into(),
+                order_id: "ord_1".into(),
+                at: "2026-11-23T10:00:03.000Z".into(),
+            }]
+        );
+        let failed: Result<()> = db
+            .write(|tx| {
+                tx.emit(event(EventKind::OrderUpdated));
+                tx.touch_order("org_a", "ord_fail", "2026-11-23T10:00:04.000Z");
+                Ok(())
+            })
+            .await;
+        assert!(matches!(failed, Err(Error::InvalidState(_))));
+        assert!(event_kinds(&db).await.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_tx_knows_the_plan_and_counts_usage() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let db = open(&dir, Arc::default());
+        let (tiny, gone, counted) = db
+            .write(|tx| {
+                crate::store::orgs::save(tx, &org("org_a", "tiny"))?;
+                crate::store::orgs::save(tx, &org("org_b", "retired"))?;
+                tx.add_usage("org_a", Counter::Shipments, "2026-11", 2)?;
+                tx.add_usage("org_a", Counter::Shipments, "2026-11", 1)?;
+                let counted = usage::get(tx, "org_a", Counter::Shipments, "2026-11")?;
+                Ok((tx.plan("org_a")?, tx.plan("org_b")?, counted))
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(tiny.carriers, 1);
+        assert_eq!(
+            gone.carriers, 5,
+            "an unconfigured plan falls back to default"
+        );
+        assert_eq!(counted, 3);
+    }
+
+    #[tokio::test]
+    async fn readers_cannot_write() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let db = open(&dir, Arc::default());
+        let written = db
+            .read(|r| {
+                r.conn.execute(
+                    "INSERT INTO usage_counters (org_id, counter, period, value) VALUES ('o', 'c', 'p', 1)",
+                    [],
+                )?;
+                Ok(())
+            })
+            .await;
+        assert!(
+            matches!(&written, Err(Error::Internal(m)) if m.contains("readonly")),
+            "{written:?}"
+        );
+    }
+}

@@ -2,6 +2,8 @@
 # HTTP benchmark of the release binary on loopback: creates, gets and lists shipments with wrk.
 #   benches/http.sh [seconds per run, default 10] [connections, default 64]
 # SHIPBASE_BIN=/path/to/shipbase measures that binary instead of building target/release.
+# WEBHOOK=1 subscribes a webhook to shipment.created first, delivering to a loopback sink, so
+# that creates also write the outbox and the worker delivers while the load runs.
 # Installs wrk from Debian when missing. Traffic goes only to 127.0.0.1; every run is bounded.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -18,7 +20,7 @@ WORK="$(mktemp -d)"
 trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 BASE="http://127.0.0.1:$PORT"
-export SHIPBASE_LIMITS__RATE_PER_SECOND=0 SHIPBASE_LOG__LEVEL=warn
+export SHIPBASE_LIMITS__RATE_PER_SECOND=0 SHIPBASE_LOG__LEVEL=warn SHIPBASE_WEBHOOKS__ALLOW_PRIVATE_TARGETS=true
 cd "$WORK"
 "$BIN" serve --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" 2>"$WORK/server.log" &
 SERVER=$!
@@ -31,6 +33,30 @@ AUTH="Authorization: Bearer $TOKEN"
 post() { curl -sf "$BASE/orgs/$ORG/$1" -H "$AUTH" -H 'Content-Type: application/json' -d "$2"; }
 ADDRESS=$(post sender-addresses '{"name":"Main","attContact":"Mette","address1":"Industrivej 12","zipcode":"8000","city":"Aarhus","phone":"+4512345678","countryCode":"DK","state":"Midtjylland","email":"w@example.com"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 CARRIER=$(post carriers "{\"name\":\"Sandbox\",\"carrierSlug\":\"sandbox\",\"config\":{},\"senderAddressId\":\"$ADDRESS\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+
+if [ "${WEBHOOK:-0}" = 1 ]; then
+  SINK_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  python3 - "$SINK_PORT" <<'PY' &
+import asyncio, sys
+async def handle(reader, writer):
+    while True:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        await reader.readexactly(length)
+        writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
+        await writer.drain()
+async def main():
+    server = await asyncio.start_server(lambda r, w: handle(r, w), "127.0.0.1", int(sys.argv[1]))
+    await asyncio.sleep(600)
+asyncio.run(main())
+PY
+  SINK=$!
+  trap 'kill "$SERVER" "$SINK" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+  post webhooks "{\"name\":\"bench\",\"url\":\"http://127.0.0.1:$SINK_PORT/hook\",\"events\":[\"shipment.created\"]}" >/dev/null
+fi
 
 # A ~1.1 KB shipment body, like the peer figures in shared/NOTES.md.
 cat > shipment.json <<JSON

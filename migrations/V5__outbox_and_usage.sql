@@ -1,5 +1,5 @@
 -- The outbox: every event is written in the transaction of the change it reports, and
--- delivered from here.
+-- delivered from here. Ids are time-ordered: the key alone serves reads and pruning.
 CREATE TABLE events (
     id         TEXT PRIMARY KEY,
     org_id     TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
@@ -7,7 +7,6 @@ CREATE TABLE events (
     data       TEXT NOT NULL,
     created_at TEXT NOT NULL
 ) STRICT;
-CREATE INDEX events_org ON events(org_id, id);
 
 -- Plan counters, written in the transaction of the write they count. `period` is the calendar
 -- month (UTC) for per-period counters.

@@ -59,18 +59,28 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
         .map_to_response()
 }
 
-/// Serves `ctx` on `listener` until `shutdown` resolves, then lets in-flight requests finish.
+/// Serves `ctx` on `listener`, with the webhook delivery worker beside it, until `shutdown`
+/// resolves; then in-flight requests and deliveries get `server.shutdown_grace_seconds`.
 pub async fn serve(
     ctx: Ctx,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send,
 ) -> std::io::Result<()> {
     let grace = std::time::Duration::from_secs(ctx.config.server.shutdown_grace_seconds);
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let worker = tokio::spawn(crate::service::webhooks::worker::run(
+        ctx.clone(),
+        stopped,
+        grace,
+    ));
     let app = build(ctx);
-    Server::new_with_acceptor(TcpAcceptor::from_tokio(listener)?)
+    let served = Server::new_with_acceptor(TcpAcceptor::from_tokio(listener)?)
         .idle_timeout(std::time::Duration::from_secs(60))
         .run_with_graceful_shutdown(app, shutdown, Some(grace))
-        .await
+        .await;
+    let _ = stop.send(true);
+    let _ = worker.await;
+    served
 }
 
 async fn handle<E: Endpoint>(ep: Arc<E>, req: Request, max_body: u64) -> poem::Result<Response> {

@@ -42,6 +42,9 @@ pub struct Storage {
     pub synchronous: String,
     /// Reader connections.
     pub read_connections: u32,
+    /// Base64 of 32 bytes that encrypts secrets at rest; empty means the file secret.key in
+    /// data_dir (made on first start).
+    pub secret_key: String,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -77,6 +80,10 @@ pub struct Webhooks {
     pub allow_private_targets: bool,
     /// Multiplies the retry delays (tests use 0.001).
     pub retry_scale: f64,
+    /// Deliveries in flight at once.
+    pub max_concurrency: u32,
+    /// Days after which delivered events and the delivery log are pruned.
+    pub retention_days: u32,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -133,6 +140,7 @@ impl Default for Storage {
             data_dir: PathBuf::from("./data"),
             synchronous: "normal".into(),
             read_connections: 4,
+            secret_key: String::new(),
         }
     }
 }
@@ -161,6 +169,8 @@ impl Default for Webhooks {
         Webhooks {
             allow_private_targets: false,
             retry_scale: 1.0,
+            max_concurrency: 16,
+            retention_days: 30,
         }
     }
 }
@@ -274,6 +284,12 @@ impl Config {
         }
         if !(self.webhooks.retry_scale.is_finite() && self.webhooks.retry_scale > 0.0) {
             return Err("webhooks.retry_scale: must be a positive number".into());
+        }
+        if self.webhooks.max_concurrency == 0 {
+            return Err("webhooks.max_concurrency: must be at least 1".into());
+        }
+        if self.webhooks.retention_days == 0 {
+            return Err("webhooks.retention_days: must be at least 1".into());
         }
         if self.oauth.access_token_ttl_seconds == 0 || self.oauth.refresh_token_ttl_days == 0 {
             return Err("oauth: token lifetimes must be at least 1".into());

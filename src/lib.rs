@@ -14,9 +14,13 @@ pub mod cli;
 pub mod config;
 /// The domain error.
 pub mod error;
+/// Webhook delivery below the service: signatures, the address guard, the sender, retries.
+pub mod events;
 /// Plain types and rules, no I/O.
 pub mod model;
 /// Operations, each taking an Actor.
 pub mod service;
 /// SQLite access.
 pub mod store;
+/// Secrets at rest, encrypted with a key kept apart from the database.
+pub mod vault;

@@ -21,6 +21,7 @@ pub mod sender_addresses;
 pub mod shipment_ops;
 pub mod shipments;
 pub mod shipping_rules;
+pub mod webhooks;
 
 #[derive(Tags)]
 pub enum ApiTags {
@@ -40,6 +41,8 @@ pub enum ApiTags {
     Orders,
     /// API tokens of an organization.
     ApiTokens,
+    /// Webhook endpoints, their secrets and delivery log.
+    Webhooks,
 }
 
 /// Every API of the service, composed for `OpenApiService`.
@@ -57,6 +60,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
         order_channels::OrderChannelsApi,
         orders::OrdersApi,
         api_tokens::ApiTokensApi,
+        webhooks::WebhooksApi,
     )
 }
 

@@ -19,5 +19,10 @@ pub async fn run(ctx: &Ctx, args: Args) -> Result<(), String> {
     }
     ctx.db.backup(&args.file).await.map_err(super::describe)?;
     println!("backup written to {}", args.file.display());
+    if ctx.config.storage.secret_key.is_empty() {
+        // Stored secrets are encrypted with this key: a restore needs both files.
+        let key = ctx.config.storage.data_dir.join("secret.key");
+        println!("keep a copy of {} with it", key.display());
+    }
     Ok(())
 }

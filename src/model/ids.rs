@@ -15,6 +15,8 @@ pub const DOCUMENT: &str = "doc";
 pub const ORDER: &str = "ord";
 pub const ORDER_CHANNEL: &str = "och";
 pub const EVENT: &str = "evt";
+pub const WEBHOOK: &str = "whk";
+pub const ATTEMPT: &str = "att";
 
 /// One generator for the process, so ids made within the same millisecond still sort in the
 /// order they were made: lists ordered by (createdAt, id) are then truly newest first.
@@ -28,6 +30,13 @@ pub fn new(kind: &str) -> String {
     // The generator fails only when 2^80 ids are made in one millisecond; fall back to a fresh one.
     let ulid = generator.generate().unwrap_or_else(|_| ulid::Ulid::new());
     format!("{kind}_{ulid}")
+}
+
+/// The smallest identifier of `kind` made at or after `at`: ids sort by the time they were
+/// made, so `id < floor(kind, at)` selects what is older than `at`.
+pub fn floor(kind: &str, at: time::OffsetDateTime) -> String {
+    let ms = u64::try_from(at.unix_timestamp_nanos() / 1_000_000).unwrap_or(0);
+    format!("{kind}_{}", ulid::Ulid::from_parts(ms, 0))
 }
 
 /// Whether `value` is an identifier of `kind` (prefix and a valid ULID).
@@ -57,6 +66,18 @@ mod tests {
         let mut sorted = ids.clone();
         sorted.sort();
         assert_eq!(ids, sorted);
+    }
+
+    #[test]
+    fn ids_made_before_a_time_sort_below_its_floor() {
+        let before = new(EVENT);
+        let floor = floor(
+            EVENT,
+            time::OffsetDateTime::now_utc() + time::Duration::seconds(1),
+        );
+        assert!(before < floor, "{before} < {floor}");
+        assert!(floor < new(EVENT) || floor > before);
+        assert!(is_valid(EVENT, &floor));
     }
 
     #[test]

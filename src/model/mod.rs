@@ -36,6 +36,8 @@ pub mod time;
 pub mod usage;
 /// Field-level validation that collects every problem of a request.
 pub mod validate;
+/// Webhook endpoints and their delivery log.
+pub mod webhook;
 
 /// An enum of fixed string values, the same in storage (serde), on the wire and in the OpenAPI
 /// document (poem-openapi `Enum`), with `as_str`, `parse` and `ALL`.

@@ -286,6 +286,11 @@ impl Order {
     pub fn accepts_shipments(&self) -> bool {
         self.status != OrderStatus::Cancelled
     }
+
+    /// Whether `cancel` may act (not once cancelled or fulfilled).
+    pub fn can_be_cancelled(&self) -> bool {
+        !matches!(self.status, OrderStatus::Cancelled | OrderStatus::Fulfilled)
+    }
 }
 
 #[cfg(test)]

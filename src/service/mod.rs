@@ -6,17 +6,20 @@ use std::{ops::Deref, sync::Arc};
 use crate::{
     config::Config,
     error::{Error, Result},
+    events::sender::Sender,
     model::{
         time::{self, Clock},
         validate::Violations,
     },
     store::{self, Db, PageQuery},
+    vault::Vault,
 };
 
 pub mod actor;
 pub mod api_tokens;
 pub mod auth;
 pub mod carriers;
+mod emit;
 pub mod operations;
 pub mod order_channels;
 pub mod orders;
@@ -27,10 +30,12 @@ pub mod sender_addresses;
 pub mod shipments;
 pub mod shipping_rules;
 pub mod users;
+pub mod webhooks;
 
 pub use actor::Actor;
 
-/// Everything an operation needs: the database, the configuration and the clock.
+/// Everything an operation needs: the database, the configuration, the clock, the vault for
+/// stored secrets and the webhook sender.
 #[derive(Clone)]
 pub struct Ctx(Arc<Inner>);
 
@@ -39,6 +44,8 @@ pub struct Inner {
     pub config: Config,
     pub clock: Clock,
     pub rate: rate_limit::RateLimiter,
+    pub vault: Vault,
+    pub sender: Sender,
 }
 
 impl Deref for Ctx {
@@ -66,11 +73,15 @@ impl Ctx {
             before_commit: Arc::new(orders::settle_touched),
         })?;
         let rate = rate_limit::RateLimiter::new(config.limits.rate_per_second, config.limits.burst);
+        let vault = Vault::open(&config.storage.secret_key, &config.storage.data_dir)?;
+        let sender = Sender::new(config.webhooks.allow_private_targets)?;
         Ok(Ctx(Arc::new(Inner {
             db,
             config,
             clock: Clock::System,
             rate,
+            vault,
+            sender,
         })))
     }
 

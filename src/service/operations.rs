@@ -138,6 +138,25 @@ operations! {
         "Rename an API token.";
     REVOKE_API_TOKEN = "revoke_api_token", write(ApiTokens), Write,
         "Revoke an API token; its next request gets 401.";
+
+    CREATE_WEBHOOK = "create_webhook", write(Webhooks), Write,
+        "Create a webhook endpoint for some of the organization's events; the answer holds its signing secret.";
+    LIST_WEBHOOKS = "list_webhooks", read(Webhooks), Read,
+        "List webhook endpoints, newest first.";
+    GET_WEBHOOK = "get_webhook", read(Webhooks), Read,
+        "Get a webhook endpoint with its signing secret.";
+    UPDATE_WEBHOOK = "update_webhook", write(Webhooks), Write,
+        "Replace a webhook endpoint's name, URL, events and active flag.";
+    PATCH_WEBHOOK = "patch_webhook", write(Webhooks), Write,
+        "Change some of a webhook endpoint's name, URL, events and active flag.";
+    DELETE_WEBHOOK = "delete_webhook", write(Webhooks), Write,
+        "Delete a webhook endpoint and its pending deliveries.";
+    ROTATE_WEBHOOK_SECRET = "rotate_webhook_secret", write(Webhooks), Write,
+        "Give a webhook endpoint a new signing secret; for 24 hours deliveries are signed with the old one too.";
+    TEST_WEBHOOK = "test_webhook", write(Webhooks), Write,
+        "Send a signed webhook.test event to the endpoint now and report how it answered.";
+    LIST_WEBHOOK_DELIVERIES = "list_webhook_deliveries", read(Webhooks), Read,
+        "List the delivery attempts of a webhook endpoint, newest first.";
 }
 
 /// The operation with this id.

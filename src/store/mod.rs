@@ -17,6 +17,7 @@ use crate::{
 
 pub mod api_tokens;
 pub mod carriers;
+pub mod deliveries;
 pub mod documents;
 pub mod events;
 pub mod order_channels;
@@ -28,6 +29,7 @@ pub mod shipping_rules;
 mod tx;
 pub mod usage;
 pub mod users;
+pub mod webhooks;
 mod writer;
 
 pub use crate::model::page::{PageQuery, Paged};
@@ -42,6 +44,35 @@ mod embedded {
 pub struct Db {
     writer: writer::Writer,
     readers: Pool<SqliteConnectionManager>,
+    outbox: Arc<Outbox>,
+}
+
+/// What the writer tells the delivery worker: which webhooks got new deliveries.
+#[derive(Default)]
+pub struct Outbox {
+    queued: std::sync::Mutex<std::collections::HashSet<String>>,
+    notify: tokio::sync::Notify,
+}
+
+impl Outbox {
+    fn queued(&self, webhook_ids: Vec<String>) {
+        self.lock().extend(webhook_ids);
+        self.notify.notify_one();
+    }
+
+    /// The webhooks with new deliveries since the last call.
+    pub fn take(&self) -> std::collections::HashSet<String> {
+        std::mem::take(&mut *self.lock())
+    }
+
+    /// Resolves when deliveries were queued.
+    pub async fn notified(&self) {
+        self.notify.notified().await;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+        self.queued.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// A connection to read through: a pooled read-only connection, or the writer's own inside a
@@ -83,10 +114,14 @@ impl Db {
         let mut conn = Connection::open_with_flags(path, flags).map_err(|e| open_error(path, e))?;
         pragmas(&conn).map_err(|e| open_error(path, e))?;
         migrate(&mut conn)?;
-        let writer = writer::Writer::start(conn, options.plans, options.before_commit)?;
-        // The writer made the file and its WAL; readers open it read-only.
+        let outbox = Arc::new(Outbox::default());
+        let writer =
+            writer::Writer::start(conn, options.plans, options.before_commit, outbox.clone())?;
+        // The writer made the file and its WAL; readers open it read-only. A SQLite connection
+        // does not go stale like a network one: checking each one out with a query is waste.
         let readers = Pool::builder()
             .max_size(options.read_connections)
+            .test_on_check_out(false)
             .build(
                 SqliteConnectionManager::file(path)
                     .with_flags(OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
@@ -95,7 +130,16 @@ impl Db {
                     }),
             )
             .map_err(|e| open_error(path, e))?;
-        Ok(Db { writer, readers })
+        Ok(Db {
+            writer,
+            readers,
+            outbox,
+        })
+    }
+
+    /// Tells, after each commit that queued webhook deliveries, for which webhooks.
+    pub fn outbox(&self) -> Arc<Outbox> {
+        self.outbox.clone()
     }
 
     /// Runs `f` on a read-only connection on the blocking pool.

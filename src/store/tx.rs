@@ -6,7 +6,8 @@
 
 use std::{
     cell::RefCell,
-    collections::{BTreeMap, btree_map::Entry},
+    collections::{BTreeMap, HashMap, btree_map::Entry},
+    rc::Rc,
     sync::Arc,
 };
 
@@ -15,8 +16,14 @@ use rusqlite::Connection;
 use crate::{
     config::Plan,
     error::Result,
-    model::{event::Event, usage::Counter},
-    store::{Reader, events, orgs, usage},
+    model::{
+        event::{Event, EventKind},
+        usage::Counter,
+    },
+    store::{
+        Reader, deliveries, events, orgs, usage,
+        webhooks::{self, Subscriber},
+    },
 };
 
 /// The configured plans by name.
@@ -33,9 +40,12 @@ pub struct Tx<'c> {
 
 #[derive(Default)]
 struct Effects {
-    events: Vec<Event>,
+    /// Each event with the webhooks it goes to.
+    events: Vec<(Event, Vec<String>)>,
     /// `(org, order)` → the time of the latest change that touched it.
     orders: BTreeMap<(String, String), String>,
+    /// The active webhooks of each organization the job emitted for, read once per job.
+    subscribers: HashMap<String, Rc<Vec<Subscriber>>>,
 }
 
 /// An order a write touched, to be settled before commit.
@@ -63,9 +73,34 @@ impl<'c> Tx<'c> {
         }
     }
 
-    /// Records an event; it is written to the outbox when the job ends.
-    pub fn emit(&self, event: Event) {
-        self.effects.borrow_mut().events.push(event);
+    /// The active webhooks of `org_id` that subscribe to `kind`: where an event of that kind
+    /// would go. Empty means nobody listens, and the event need not be made at all.
+    pub fn targets(&self, org_id: &str, kind: EventKind) -> Result<Vec<String>> {
+        let cached = self.effects.borrow().subscribers.get(org_id).cloned();
+        let subscribers = match cached {
+            Some(subscribers) => subscribers,
+            None => {
+                let read = Rc::new(webhooks::subscribers(self, org_id)?);
+                self.effects
+                    .borrow_mut()
+                    .subscribers
+                    .insert(org_id.to_string(), read.clone());
+                read
+            }
+        };
+        Ok(subscribers
+            .iter()
+            .filter(|s| s.events.contains(&kind))
+            .map(|s| s.webhook_id.clone())
+            .collect())
+    }
+
+    /// Records an event for `webhook_ids`; when the job ends it is written to the outbox with
+    /// one queued delivery per webhook.
+    pub fn emit(&self, event: Event, webhook_ids: Vec<String>) {
+        if !webhook_ids.is_empty() {
+            self.effects.borrow_mut().events.push((event, webhook_ids));
+        }
     }
 
     /// Marks an order whose shipments changed at `at`: its status is settled once, before
@@ -123,13 +158,17 @@ impl<'c> Tx<'c> {
         usage::add(self, org_id, counter, period, delta)
     }
 
-    /// Writes what the job collected (the events, in the order they were emitted).
-    pub(in crate::store) fn flush(&self) -> Result<()> {
+    /// Writes what the job collected (the events, in the order they were emitted, and their
+    /// deliveries); returns the webhooks it queued deliveries for.
+    pub(in crate::store) fn flush(&self) -> Result<Vec<String>> {
         let events = std::mem::take(&mut self.effects.borrow_mut().events);
-        for event in &events {
-            events::insert(self, event)?;
+        let mut queued = Vec::new();
+        for (event, webhook_ids) in events {
+            events::insert(self, &event)?;
+            deliveries::enqueue(self, &event, &webhook_ids)?;
+            queued.extend(webhook_ids);
         }
-        Ok(())
+        Ok(queued)
     }
 }
 
@@ -229,26 +268,123 @@ mod tests {
         )
     }
 
+    fn webhook(
+        id: &str,
+        events: Vec<EventKind>,
+        is_active: bool,
+    ) -> crate::model::webhook::Webhook {
+        crate::model::webhook::Webhook {
+            id: id.into(),
+            org_id: "org_a".into(),
+            name: "hook".into(),
+            url: "http://127.0.0.1:9/".into(),
+            secret: "sealed".into(),
+            previous_secret: None,
+            previous_secret_expires_at: None,
+            events,
+            is_active,
+            created_at: "2026-11-23T10:00:00.000Z".into(),
+            updated_at: "2026-11-23T10:00:00.000Z".into(),
+        }
+    }
+
+    /// Emits `kind` the way the service does: to whoever subscribes.
+    fn emit(tx: &Tx, kind: EventKind) -> Result<()> {
+        let targets = tx.targets("org_a", kind)?;
+        tx.emit(event(kind), targets);
+        Ok(())
+    }
+
+    async fn count(db: &Db, table: &'static str) -> i64 {
+        db.read(move |r| {
+            Ok(r.conn
+                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |row| {
+                    row.get(0)
+                })?)
+        })
+        .await
+        .unwrap_or(-1)
+    }
+
     #[tokio::test]
-    async fn events_are_written_with_the_job_and_vanish_with_it() {
+    async fn events_are_written_with_the_job_for_their_subscribers_and_vanish_with_it() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let db = open(&dir, Arc::default());
         db.write(|tx| {
             crate::store::orgs::save(tx, &org("org_a", "default"))?;
-            tx.emit(event(EventKind::OrderCreated));
-            tx.emit(event(EventKind::OrderUpdated));
+            let both = vec![EventKind::OrderCreated, EventKind::OrderUpdated];
+            webhooks::save(tx, &webhook("whk_1", both.clone(), true))?;
+            webhooks::save(tx, &webhook("whk_2", vec![EventKind::OrderUpdated], true))?;
+            webhooks::save(tx, &webhook("whk_3", both, false))?;
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+        db.write(|tx| {
+            emit(tx, EventKind::OrderCreated)?;
+            emit(tx, EventKind::OrderUpdated)?;
+            emit(tx, EventKind::ShipmentCreated)?;
             Ok(())
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));
         let failed: Result<()> = db
             .write(|tx| {
-                tx.emit(event(EventKind::OrderCancelled));
+                emit(tx, EventKind::OrderUpdated)?;
                 Err(Error::Conflict("no".into()))
             })
             .await;
         assert!(failed.is_err());
-        assert_eq!(event_kinds(&db).await, ["order.created", "order.updated"]);
+        assert_eq!(
+            event_kinds(&db).await,
+            ["order.created", "order.updated"],
+            "nobody subscribes to shipment.created; the failed job left nothing"
+        );
+        assert_eq!(
+            count(&db, "webhook_deliveries").await,
+            3,
+            "1 + 2 active subscribers"
+        );
+    }
+
+    #[tokio::test]
+    async fn pruning_removes_old_finished_deliveries_and_events_but_keeps_pending_ones() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let db = open(&dir, Arc::default());
+        db.write(|tx| {
+            crate::store::orgs::save(tx, &org("org_a", "default"))?;
+            webhooks::save(tx, &webhook("whk_1", vec![EventKind::OrderCreated], true))?;
+            emit(tx, EventKind::OrderCreated)?;
+            emit(tx, EventKind::OrderCreated)?;
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+        // The first delivery was delivered long ago; the second is still pending.
+        db.write(|tx| {
+            let (now, lease) = ("2026-11-23T10:00:00.000Z", "2026-11-23T10:01:00.000Z");
+            assert_eq!(deliveries::due_webhooks(tx, now)?, ["whk_1"]);
+            let due = deliveries::next_due(tx, "whk_1", now)?.ok_or(Error::NotFound)?;
+            assert!(deliveries::claim(tx, &due, now, lease)?);
+            assert!(
+                !deliveries::claim(tx, &due, now, lease)?,
+                "claimed once only"
+            );
+            deliveries::settle(tx, &due, "delivered", None, "2026-10-01T00:00:00.000Z")?;
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+        let removed = db
+            .write(|tx| {
+                let later = ::time::OffsetDateTime::now_utc() + ::time::Duration::seconds(1);
+                deliveries::prune(tx, later)
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(removed, 2, "one delivery and its event");
+        assert_eq!(count(&db, "events").await, 1);
+        assert_eq!(count(&db, "webhook_deliveries").await, 1);
     }
 
     #[tokio::test]
@@ -276,13 +412,15 @@ mod tests {
         );
         let failed: Result<()> = db
             .write(|tx| {
-                tx.emit(event(EventKind::OrderUpdated));
+                webhooks::save(tx, &webhook("whk_1", vec![EventKind::OrderUpdated], true))?;
+                emit(tx, EventKind::OrderUpdated)?;
                 tx.touch_order("org_a", "ord_fail", "2026-11-23T10:00:04.000Z");
                 Ok(())
             })
             .await;
         assert!(matches!(failed, Err(Error::InvalidState(_))));
         assert!(event_kinds(&db).await.is_empty());
+        assert_eq!(count(&db, "webhooks").await, 0);
     }
 
     #[tokio::test]

@@ -5,15 +5,16 @@
 //! only its own savepoint; every caller hears back only after the batch has committed.
 
 use std::{
+    cell::RefCell,
     panic::{AssertUnwindSafe, catch_unwind},
-    sync::mpsc,
+    sync::{Arc, mpsc},
 };
 
 use rusqlite::Connection;
 
 use crate::{
     error::{Error, Result},
-    store::{BeforeCommit, Plans, Tx},
+    store::{BeforeCommit, Outbox, Plans, Tx},
 };
 
 /// Jobs taken into one transaction at most.
@@ -29,21 +30,32 @@ pub struct Writer {
     jobs: mpsc::Sender<Job>,
 }
 
-/// What a job runs against: the connection, the plans and the hook.
+/// What a job runs against: the connection, the plans and the hook; and whom to tell when a
+/// batch queued webhook deliveries.
 struct Unit {
     conn: Connection,
     plans: Plans,
     before_commit: BeforeCommit,
+    outbox: Arc<Outbox>,
+    /// Webhooks the batch queued deliveries for.
+    queued: RefCell<Vec<String>>,
 }
 
 impl Writer {
     /// Starts the writer thread on `conn`. It ends when every `Writer` handle is dropped.
-    pub fn start(conn: Connection, plans: Plans, before_commit: BeforeCommit) -> Result<Writer> {
+    pub fn start(
+        conn: Connection,
+        plans: Plans,
+        before_commit: BeforeCommit,
+        outbox: Arc<Outbox>,
+    ) -> Result<Writer> {
         let (jobs, queue) = mpsc::channel::<Job>();
         let unit = Unit {
             conn,
             plans,
             before_commit,
+            outbox,
+            queued: RefCell::default(),
         };
         std::thread::Builder::new()
             .name("shipbase-writer".into())
@@ -91,7 +103,8 @@ fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
         let tx = Tx::new(conn, &unit.plans);
         let value = f(&tx)?;
         (unit.before_commit)(&tx)?;
-        tx.flush()?;
+        let queued = tx.flush()?;
+        unit.queued.borrow_mut().extend(queued);
         Ok(value)
     };
     let outcome = catch_unwind(AssertUnwindSafe(work))
@@ -129,6 +142,12 @@ fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
             tracing::error!(error = %err, "commit failed");
             format!("commit failed: {err}")
         });
+        // A job whose savepoint failed to release may have added webhooks too: waking the
+        // worker for nothing is harmless.
+        let queued = unit.queued.take();
+        if committed.is_ok() && !queued.is_empty() {
+            unit.outbox.queued(queued);
+        }
         for reply in replies {
             reply(committed.clone());
         }
@@ -145,7 +164,8 @@ mod tests {
         conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER UNIQUE);")
             .unwrap_or_else(|e| panic!("{e}"));
         let hook: BeforeCommit = std::sync::Arc::new(|_| Ok(()));
-        let writer = Writer::start(conn, Plans::default(), hook).unwrap_or_else(|e| panic!("{e}"));
+        let writer = Writer::start(conn, Plans::default(), hook, Arc::default())
+            .unwrap_or_else(|e| panic!("{e}"));
         (writer, dir)
     }
 

@@ -17,6 +17,7 @@ pub struct TestApp {
     pub dir: TempDir,
     pub config_path: PathBuf,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// An organization made through the CLI, with its owner's token.
@@ -59,6 +60,11 @@ impl TestApp {
         merge_toml(&mut config, extra);
         let toml = toml::to_string(&config).expect("serialize config");
         std::fs::write(&config_path, toml).expect("write config");
+        TestApp::start(dir, config_path).await
+    }
+
+    /// Starts the app on `dir` with the configuration file `config_path`.
+    async fn start(dir: TempDir, config_path: PathBuf) -> TestApp {
         let mut config =
             Config::load(Some(&config_path), Vec::new(), &Overrides::default()).expect("config");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -68,7 +74,7 @@ impl TestApp {
         config.server.base_url = format!("http://{addr}");
         let ctx = Ctx::open(config).expect("open");
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(async move {
+        let server = tokio::spawn(async move {
             let _ = shipbase::app::serve(ctx, listener, async {
                 let _ = rx.await;
             })
@@ -80,7 +86,29 @@ impl TestApp {
             dir,
             config_path,
             shutdown: Some(tx),
+            server: Some(server),
         }
+    }
+
+    /// Stops the app as SIGTERM would (in-flight work finishes) and starts it again on the same
+    /// data directory, with `extra_toml` merged into its configuration.
+    pub async fn restart_with(mut self, extra_toml: &str) -> TestApp {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await.expect("the server stops");
+        }
+        let mut config: toml::Table =
+            toml::from_str(&std::fs::read_to_string(&self.config_path).expect("config"))
+                .expect("config TOML");
+        merge_toml(&mut config, toml::from_str(extra_toml).expect("extra TOML"));
+        std::fs::write(&self.config_path, toml::to_string(&config).expect("TOML"))
+            .expect("write config");
+        let dir = tempfile::TempDir::new().expect("placeholder");
+        let dir = std::mem::replace(&mut self.dir, dir);
+        let config_path = self.config_path.clone();
+        TestApp::start(dir, config_path).await
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -80,6 +80,14 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
     let (_, token) = app
         .create_api_token(org, json!({"name": "victim's", "scopes": ["read:all"]}))
         .await;
+    let webhook = app
+        .post(
+            &format!("/orgs/{}/webhooks", org.id),
+            &org.token,
+            json!({"name": "victim's", "url": "http://127.0.0.1:9/hook", "events": ["order.created"], "isActive": false}),
+        )
+        .await
+        .expect(201);
     BTreeMap::from([
         ("{addressId}", address_id),
         ("{carrierId}", carrier_id),
@@ -89,6 +97,7 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         ("{channelId}", id_of(&channel)),
         ("{orderId}", id_of(&order)),
         ("{tokenId}", id_of(&token)),
+        ("{webhookId}", id_of(&webhook)),
         // The parcel of the unbooked shipment; split routes take it with that shipment.
         ("{parcelId}", parcel_id),
         ("{unbookedShipmentId}", shipment_id),
@@ -115,7 +124,7 @@ fn path_for(route: &Route, org_id: &str, ids: &BTreeMap<&'static str, String>) -
 
 #[tokio::test]
 async fn every_org_route_checks_credential_organization_and_scope() {
-    let app = TestApp::spawn().await;
+    let app = TestApp::spawn_with("[webhooks]\nallow_private_targets = true").await;
     let victim = app.create_org();
     let attacker = app.create_org();
     let ids = victim_resources(&app, &victim).await;
@@ -238,6 +247,11 @@ async fn snapshot(app: &TestApp, org: &TestOrg, ids: &BTreeMap<&'static str, Str
         format!("/orgs/{}/shipments/{}", org.id, ids["{unbookedShipmentId}"]),
         format!("/orgs/{}/order-channels", org.id),
         format!("/orgs/{}/orders", org.id),
+        format!("/orgs/{}/webhooks/{}", org.id, ids["{webhookId}"]),
+        format!(
+            "/orgs/{}/webhooks/{}/deliveries",
+            org.id, ids["{webhookId}"]
+        ),
     ] {
         seen.insert(path.clone(), app.get(&path, &org.token).await.expect(200));
     }

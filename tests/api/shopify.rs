@@ -12,16 +12,16 @@ use crate::{
 };
 
 /// Shopify's orders/create payload for order #1001, exactly as stored.
-const PAYLOAD: &[u8] = include_bytes!("../fixtures/shopify_order.json");
+pub const PAYLOAD: &[u8] = include_bytes!("../fixtures/shopify_order.json");
 
 /// `X-Shopify-Hmac-Sha256`: base64 of the HMAC-SHA256 of the raw body.
-fn sign(secret: &str, body: &[u8]) -> String {
+pub fn sign(secret: &str, body: &[u8]) -> String {
     let key = hmac::Key::new(hmac::HMAC_SHA256, secret.as_bytes());
     STANDARD.encode(hmac::sign(&key, body).as_ref())
 }
 
 /// The fixture payload, changed by `edit` and serialized again.
-fn payload_with(edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+pub fn payload_with(edit: impl FnOnce(&mut Value)) -> Vec<u8> {
     let mut payload: Value = serde_json::from_slice(PAYLOAD).expect("the fixture is JSON");
     edit(&mut payload);
     serde_json::to_vec(&payload).expect("serialize")

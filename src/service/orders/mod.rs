@@ -4,6 +4,7 @@
 use crate::{
     error::{Error, Result},
     model::{
+        event::EventKind,
         ids,
         order::{self, NewOrder, Order, OrderChannel, OrderChannelRef, OrderPage, OrderView},
         rule::ShippingRuleSummary,
@@ -12,8 +13,10 @@ use crate::{
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, enum_param, operations as ops,
-        shipments::{self, Write},
+        Actor, Ctx, Input, PageParams,
+        emit::Emitter,
+        enum_param, operations as ops,
+        shipments::{self, Change},
     },
     store::{self, Reader, Tx, orders::Filter},
 };
@@ -71,9 +74,30 @@ fn require(db: &Reader, org_id: &str, id: &str) -> Result<Order> {
     store::orders::get(db, org_id, id)?.ok_or(Error::NotFound)
 }
 
-/// Every order write passes through here, inside the caller's unit of work.
-pub(crate) fn save(tx: &Tx, order: &Order) -> Result<()> {
-    store::orders::save(tx, order)
+/// Every order write passes through here, inside the caller's unit of work: the order is
+/// written and the events of DESIGN §9 are emitted with the order as it now is. `before` is the
+/// order as it was (None for a new one).
+pub(crate) fn save(tx: &Tx, order: &Order, before: Option<&Order>) -> Result<()> {
+    store::orders::save(tx, order)?;
+    let mut events = Emitter::new(tx, &order.org_id, &order.updated_at, || {
+        view(tx, order.clone())
+    });
+    match before {
+        None => events.emit(EventKind::OrderCreated)?,
+        Some(before) => {
+            let unchanged = Order {
+                updated_at: order.updated_at.clone(),
+                ..before.clone()
+            } == *order;
+            if !unchanged {
+                events.emit(EventKind::OrderUpdated)?;
+            }
+            if before.status != order.status && order.status == OrderStatus::Cancelled {
+                events.emit(EventKind::OrderCancelled)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 pub async fn create(
@@ -144,7 +168,7 @@ pub async fn create(
                 created_at: now.clone(),
                 updated_at: now,
             };
-            save(tx, &order)?;
+            save(tx, &order, None)?;
             view_with(tx, order, channel)
         })
         .await
@@ -208,54 +232,54 @@ pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let mut order = require(tx, &org_id, &id)?;
-            if matches!(
-                order.status,
-                OrderStatus::Cancelled | OrderStatus::Fulfilled
-            ) {
+            let before = require(tx, &org_id, &id)?;
+            if !before.can_be_cancelled() {
                 return Err(Error::InvalidState(format!(
                     "a {} order cannot be cancelled",
-                    order.status
+                    before.status
                 )));
             }
-            cancel_in(tx, &mut order, &now)?;
+            let mut order = before.clone();
+            cancel_in(tx, &mut order, &before, &now)?;
             view(tx, order)
         })
         .await
 }
 
-/// Cancels an order and its shipments that have not left, inside the caller's transaction.
-pub(crate) fn cancel_in(tx: &Tx, order: &mut Order, now: &str) -> Result<()> {
-    set_status(tx, order, OrderStatus::Cancelled, now)?;
-    for mut shipment in store::orders::shipments(tx, &order.org_id, &order.id)? {
+/// Cancels the shipments of an order that have not left, then the order (`order` may carry
+/// other changes of the same write; `before` is the order as it was), inside the caller's
+/// transaction.
+pub(crate) fn cancel_in(tx: &Tx, order: &mut Order, before: &Order, now: &str) -> Result<()> {
+    for shipment in store::orders::shipments(tx, &order.org_id, &order.id)? {
         if shipment.status.can_move(ShipmentStatus::Cancelled) && !shipment.status.has_left() {
-            shipment.status = ShipmentStatus::Cancelled;
-            shipment.updated_at = now.to_string();
-            shipments::save(tx, &shipment, Write::Update)?;
+            let mut cancelled = shipment.clone();
+            cancelled.status = ShipmentStatus::Cancelled;
+            cancelled.updated_at = now.to_string();
+            shipments::save(tx, &cancelled, Change::Updated(&shipment), &[])?;
         }
     }
-    Ok(())
+    order.status = OrderStatus::Cancelled;
+    order.updated_at = now.to_string();
+    save(tx, order, Some(before))
 }
 
 /// Brings the status of every order the job touched in line with its shipments (DESIGN §8),
 /// once, after every other change of the job: the writer calls it before each commit.
 pub fn settle_touched(tx: &Tx) -> Result<()> {
     for touched in tx.take_touched_orders() {
-        let Some(mut order) = store::orders::get(tx, &touched.org_id, &touched.order_id)? else {
+        let Some(before) = store::orders::get(tx, &touched.org_id, &touched.order_id)? else {
             continue;
         };
         let tally = store::orders::tally(tx, &touched.org_id, &touched.order_id)?;
-        let next = order::status_for(order.status, tally);
-        if next != order.status {
-            set_status(tx, &mut order, next, &touched.at)?;
+        let next = order::status_for(before.status, tally);
+        if next != before.status {
+            let order = Order {
+                status: next,
+                updated_at: touched.at,
+                ..before.clone()
+            };
+            save(tx, &order, Some(&before))?;
         }
     }
     Ok(())
-}
-
-/// The one place an order's status changes.
-fn set_status(tx: &Tx, order: &mut Order, status: OrderStatus, now: &str) -> Result<()> {
-    order.status = status;
-    order.updated_at = now.to_string();
-    save(tx, order)
 }

@@ -76,18 +76,15 @@ pub async fn receive(ctx: &Ctx, delivery: Delivery) -> Result<Outcome> {
                 &incoming.external_id,
             )?;
             let outcome = match existing {
-                Some(mut order) => {
+                Some(before) => {
+                    let mut order = before.clone();
                     order.order_number = incoming.order_number;
                     order.body = incoming.body;
                     order.updated_at.clone_from(&now);
-                    save(tx, &order)?;
-                    if incoming.cancelled
-                        && !matches!(
-                            order.status,
-                            OrderStatus::Cancelled | OrderStatus::Fulfilled
-                        )
-                    {
-                        cancel_in(tx, &mut order, &now)?;
+                    if incoming.cancelled && order.can_be_cancelled() {
+                        cancel_in(tx, &mut order, &before, &now)?;
+                    } else {
+                        save(tx, &order, Some(&before))?;
                     }
                     Outcome::Updated(order.id)
                 }
@@ -108,7 +105,7 @@ pub async fn receive(ctx: &Ctx, delivery: Delivery) -> Result<Outcome> {
                         created_at: now.clone(),
                         updated_at: now.clone(),
                     };
-                    save(tx, &order)?;
+                    save(tx, &order, None)?;
                     Outcome::Created(order.id)
                 }
             };

@@ -19,9 +19,9 @@ use crate::{
     },
     service::{
         Actor, Ctx, operations as ops,
-        shipments::{Write, require, save, view_of},
+        shipments::{Change, require, save, view_of},
     },
-    store::{self, Reader, Tx},
+    store::{self, Reader},
 };
 
 /// What a booking adds to a shipment.
@@ -50,16 +50,18 @@ pub async fn book(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Sh
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
         .write(move |tx| {
-            let mut shipment = require(tx, &org_id, &id)?;
-            if shipment.status != ShipmentStatus::Pending {
-                return Err(not_bookable(shipment.status));
+            let before = require(tx, &org_id, &id)?;
+            if before.status != ShipmentStatus::Pending {
+                return Err(not_bookable(before.status));
             }
-            if shipment.updated_at != seen {
+            if before.updated_at != seen {
                 return Err(Error::InvalidState(
                     "the shipment changed while it was being booked; book it again".into(),
                 ));
             }
-            apply(tx, &mut shipment, booked, now)?;
+            let mut shipment = before.clone();
+            let documents = apply(&mut shipment, booked, now);
+            save(tx, &shipment, Change::Updated(&before), &documents)?;
             view_of(tx, shipment)
         })
         .await
@@ -108,17 +110,20 @@ pub(crate) async fn prepare(shipment: Shipment, carrier: Carrier, now: String) -
     crate::blocking::run(work).await
 }
 
-/// Stores a booking on the shipment (inside the caller's transaction).
-pub(crate) fn apply(tx: &Tx, shipment: &mut Shipment, booked: Booked, now: String) -> Result<()> {
+/// Puts a booking on the shipment (tracking, status processing); returns its documents, for
+/// `save` to write with it.
+pub(crate) fn apply(shipment: &mut Shipment, booked: Booked, now: String) -> Vec<Document> {
     shipment.body.tracking = Some(booked.tracking);
     shipment.status = ShipmentStatus::Processing;
     shipment.updated_at = now;
-    save(tx, shipment, Write::Update)?;
-    for mut doc in booked.documents {
-        doc.shipment_id.clone_from(&shipment.id);
-        store::documents::insert(tx, &doc)?;
-    }
-    Ok(())
+    booked
+        .documents
+        .into_iter()
+        .map(|doc| Document {
+            shipment_id: shipment.id.clone(),
+            ..doc
+        })
+        .collect()
 }
 
 /// One label per parcel, in the carrier's configured size (A4 unless `labelSize` says 100X150).

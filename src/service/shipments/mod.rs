@@ -6,6 +6,8 @@ use crate::{
     error::{Error, Result},
     model::{
         address::SenderAddress,
+        document::Document,
+        event::EventKind,
         ids,
         rule::ShippingRuleSummary,
         shipment::{
@@ -17,8 +19,8 @@ use crate::{
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, carriers, enum_param, instant_param, operations as ops,
-        sender_addresses,
+        Actor, Ctx, Input, PageParams, carriers, emit::Emitter, enum_param, instant_param,
+        operations as ops, sender_addresses,
     },
     store::{self, Reader, Tx, shipments::Filter},
 };
@@ -39,12 +41,7 @@ pub use tracking::{NewTrackingEvent, add_tracking_event};
 
 /// A shipment with its documents and the summary of its rule, as every answer shows it.
 pub(crate) fn view_of(db: &Reader, shipment: Shipment) -> Result<ShipmentView> {
-    let shipping_rule = match &shipment.shipping_rule_id {
-        Some(rule_id) => store::shipping_rules::get_rule(db, &shipment.org_id, rule_id)?
-            .as_ref()
-            .map(ShippingRuleSummary::from),
-        None => None,
-    };
+    let shipping_rule = rule_summary(db, &shipment)?;
     let documents = store::documents::of_shipment(db, &shipment.org_id, &shipment.id)?;
     Ok(ShipmentView {
         shipment,
@@ -53,36 +50,111 @@ pub(crate) fn view_of(db: &Reader, shipment: Shipment) -> Result<ShipmentView> {
     })
 }
 
+/// The summary of the rule a shipment names.
+fn rule_summary(db: &Reader, shipment: &Shipment) -> Result<Option<ShippingRuleSummary>> {
+    let Some(rule_id) = &shipment.shipping_rule_id else {
+        return Ok(None);
+    };
+    Ok(
+        store::shipping_rules::get_rule(db, &shipment.org_id, rule_id)?
+            .as_ref()
+            .map(ShippingRuleSummary::from),
+    )
+}
+
 /// Reads a shipment of the organization with its documents and rule, or 404.
 pub(crate) fn view(db: &Reader, org_id: &str, id: &str) -> Result<ShipmentView> {
     view_of(db, require(db, org_id, id)?)
 }
 
-/// How `save` writes a shipment.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Write {
-    Insert,
-    Update,
-    Delete,
+/// What a write did to a shipment.
+#[derive(Clone, Copy)]
+pub(crate) enum Change<'a> {
+    Created,
+    /// The shipment as it was before.
+    Updated(&'a Shipment),
+    Deleted,
 }
 
-/// Every shipment write passes through here, inside the caller's unit of work: a new shipment
-/// is counted for the plan, and the order the shipment belongs to is marked to be settled once
-/// before commit (DESIGN §8).
-pub(crate) fn save(tx: &Tx, shipment: &Shipment, write: Write) -> Result<()> {
-    match write {
-        Write::Insert => {
+/// Every shipment write passes through here, inside the caller's unit of work: the shipment
+/// and the documents it gained are written, a new shipment is counted for the plan, the order
+/// the shipment belongs to is marked to be settled once before commit (DESIGN §8), and the
+/// events of DESIGN §9 are emitted with the shipment as it now is.
+pub(crate) fn save(
+    tx: &Tx,
+    shipment: &Shipment,
+    change: Change,
+    new_documents: &[Document],
+) -> Result<()> {
+    match change {
+        Change::Created => {
             store::shipments::insert(tx, shipment)?;
             let period = month_of(&shipment.created_at);
             tx.add_usage(&shipment.org_id, Counter::Shipments, period, 1)?;
         }
-        Write::Update => store::shipments::update(tx, shipment)?,
-        Write::Delete => store::shipments::delete(tx, &shipment.org_id, &shipment.id)?,
+        Change::Updated(_) => store::shipments::update(tx, shipment)?,
+        Change::Deleted => store::shipments::delete(tx, &shipment.org_id, &shipment.id)?,
+    }
+    for document in new_documents {
+        store::documents::insert(tx, document)?;
     }
     if let Some(order_id) = &shipment.order_id {
         tx.touch_order(&shipment.org_id, order_id, &shipment.updated_at);
     }
+    let mut events = Emitter::new(
+        tx,
+        &shipment.org_id,
+        &shipment.updated_at,
+        || match change {
+            // A new shipment's documents are the ones it came with: no need to read them back.
+            Change::Created => Ok(ShipmentView {
+                shipment: shipment.clone(),
+                documents: new_documents.to_vec(),
+                shipping_rule: rule_summary(tx, shipment)?,
+            }),
+            _ => view_of(tx, shipment.clone()),
+        },
+    );
+    match change {
+        Change::Created => {
+            events.emit(EventKind::ShipmentCreated)?;
+            if shipment.body.tracking.is_some() {
+                events.emit(EventKind::TrackingUpdated)?;
+            }
+        }
+        Change::Updated(before) => {
+            if changed_beyond_tracking(before, shipment) {
+                events.emit(EventKind::ShipmentUpdated)?;
+            }
+            if before.status != shipment.status {
+                let into = match shipment.status {
+                    ShipmentStatus::Dispatched => Some(EventKind::ShipmentDispatched),
+                    ShipmentStatus::Cancelled => Some(EventKind::ShipmentCancelled),
+                    ShipmentStatus::Error => Some(EventKind::ShipmentError),
+                    _ => None,
+                };
+                if let Some(kind) = into {
+                    events.emit(kind)?;
+                }
+            }
+            if before.body.tracking != shipment.body.tracking {
+                events.emit(EventKind::TrackingUpdated)?;
+            }
+        }
+        Change::Deleted => {}
+    }
     Ok(())
+}
+
+/// Whether anything but the tracking (and the time of the change) differs.
+fn changed_beyond_tracking(before: &Shipment, after: &Shipment) -> bool {
+    let strip = |s: &Shipment| {
+        let mut s = s.clone();
+        s.body.tracking = None;
+        s.updated_at = String::new();
+        s
+    };
+    strip(before) != strip(after)
 }
 
 /// A stored shipment of the organization, or 404.
@@ -140,7 +212,7 @@ pub(crate) fn create_in(tx: &Tx, org_id: &str, new: NewShipment, now: String) ->
         }
     }
     let shipment = build(new, org_id, &address, now);
-    save(tx, &shipment, Write::Insert)?;
+    save(tx, &shipment, Change::Created, &[])?;
     Ok(shipment)
 }
 

@@ -12,7 +12,7 @@ use crate::{
     service::{
         Actor, Ctx, operations as ops,
         shipments::{
-            Write,
+            Change,
             booking::{apply, carrier_of, prepare},
             require, save, view_of,
         },
@@ -52,8 +52,8 @@ pub async fn create_return(
                 ));
             }
             let mut ret = ret;
-            save(tx, &ret, Write::Insert)?;
-            apply(tx, &mut ret, booked, now)?;
+            let documents = apply(&mut ret, booked, now);
+            save(tx, &ret, Change::Created, &documents)?;
             view_of(tx, ret)
         })
         .await

@@ -19,7 +19,7 @@ use crate::{
     },
     service::{
         Actor, Ctx, Input, carriers, operations as ops,
-        shipments::{Write, require, save, view_of},
+        shipments::{Change, require, save, view_of},
     },
     store::Tx,
 };
@@ -240,7 +240,8 @@ fn split_in(
     job: Job,
     now: &str,
 ) -> Result<SplitOutcome> {
-    let mut original = require(tx, org_id, id)?;
+    let before = require(tx, org_id, id)?;
+    let mut original = before.clone();
     let index = original
         .body
         .parcels
@@ -287,12 +288,12 @@ fn split_in(
             .clone()
             .unwrap_or_else(|| format!("{}-{}", original.reference, done + n as i64 + 1));
         let shipment = split_off(&original, parcel, reference, &job.settings, now);
-        save(tx, &shipment, Write::Insert)?;
+        save(tx, &shipment, Change::Created, &[])?;
         created.push(view_of(tx, shipment)?);
     }
     original.splits_made += created.len() as i64;
     original.updated_at = now.to_string();
-    save(tx, &original, Write::Update)?;
+    save(tx, &original, Change::Updated(&before), &[])?;
     Ok(SplitOutcome {
         original_shipment: view_of(tx, original)?,
         new_shipments: created,

@@ -7,7 +7,7 @@ use crate::{
     model::{rule::ShippingRuleSummary, shipment::ShipmentView, status::ShipmentStatus},
     service::{
         Actor, Ctx, Input, operations as ops,
-        shipments::{Write, require, save},
+        shipments::{Change, require, save},
     },
     store,
 };
@@ -40,16 +40,17 @@ pub async fn set_status(
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let mut shipment = require(tx, &org_id, &id)?;
-            if !shipment.status.can_move(target) {
+            let before = require(tx, &org_id, &id)?;
+            if !before.status.can_move(target) {
                 return Err(Error::InvalidState(format!(
                     "a {} shipment cannot move to {target}",
-                    shipment.status
+                    before.status
                 )));
             }
+            let mut shipment = before.clone();
             shipment.status = target;
             shipment.updated_at = now;
-            save(tx, &shipment, Write::Update)?;
+            save(tx, &shipment, Change::Updated(&before), &[])?;
             super::view_of(tx, shipment)
         })
         .await
@@ -73,7 +74,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
             }
             // The time of the deletion, which the shipment's order takes when it is settled.
             shipment.updated_at = now;
-            save(tx, &shipment, Write::Delete)
+            save(tx, &shipment, Change::Deleted, &[])
         })
         .await
 }
@@ -91,7 +92,7 @@ pub async fn apply_shipping_rule(
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let mut shipment = require(tx, &org_id, &id)?;
+            let before = require(tx, &org_id, &id)?;
             let rule =
                 store::shipping_rules::get_rule(tx, &org_id, &rule_id)?.ok_or_else(|| {
                     Error::invalid(
@@ -99,16 +100,17 @@ pub async fn apply_shipping_rule(
                         format!("no shipping rule {rule_id} in this organization"),
                     )
                 })?;
-            if !shipment.status.is_unbooked() {
+            if !before.status.is_unbooked() {
                 return Err(Error::InvalidState(format!(
                     "rules apply only before booking; this shipment is {}",
-                    shipment.status
+                    before.status
                 )));
             }
+            let mut shipment = before.clone();
             shipment.body.carrier_settings = rule.carrier_settings();
             shipment.shipping_rule_id = Some(rule.id.clone());
             shipment.updated_at = now;
-            save(tx, &shipment, Write::Update)?;
+            save(tx, &shipment, Change::Updated(&before), &[])?;
             let documents = store::documents::of_shipment(tx, &org_id, &id)?;
             Ok(ShipmentView {
                 shipment,

@@ -12,7 +12,7 @@ use crate::{
     },
     service::{
         Actor, Ctx, Input, operations as ops,
-        shipments::{Write, require, save, view_of},
+        shipments::{Change, require, save, view_of},
     },
 };
 
@@ -58,7 +58,8 @@ pub async fn add_tracking_event(
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
-            let mut shipment = require(tx, &org_id, &id)?;
+            let before = require(tx, &org_id, &id)?;
+            let mut shipment = before.clone();
             let tracking = shipment.body.tracking.get_or_insert_with(Tracking::default);
             let at = tracking
                 .events
@@ -68,7 +69,7 @@ pub async fn add_tracking_event(
             tracking.events.insert(at, event);
             tracking.status = tracking.events.first().map(|e| e.status);
             shipment.updated_at = now;
-            save(tx, &shipment, Write::Update)?;
+            save(tx, &shipment, Change::Updated(&before), &[])?;
             view_of(tx, shipment)
         })
         .await

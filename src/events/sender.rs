@@ -1,0 +1,139 @@
+//! One delivery attempt over HTTP: a POST with the Standard Webhooks headers, 10 s to answer, no
+//! redirects followed, and only to checked addresses (see `target`).
+
+use std::{
+    sync::{Arc, OnceLock},
+    time::{Duration, Instant},
+};
+
+use crate::{
+    error::Result,
+    events::target::{self, GuardedResolver},
+};
+
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A signed request to send.
+pub struct Request<'a> {
+    pub url: &'a str,
+    pub id: &'a str,
+    pub timestamp: i64,
+    pub signature: &'a str,
+    pub body: Vec<u8>,
+}
+
+/// What came of an attempt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The endpoint's status, when it answered.
+    pub status: Option<u16>,
+    pub duration_ms: u32,
+    /// Why the attempt did not succeed.
+    pub error: Option<String>,
+}
+
+impl Outcome {
+    pub fn succeeded(&self) -> bool {
+        self.status.is_some_and(|s| (200..300).contains(&s))
+    }
+
+    /// 410 Gone: the endpoint asks not to be called again.
+    pub fn gone(&self) -> bool {
+        self.status == Some(410)
+    }
+}
+
+/// The HTTP client is built on first use: loading the system's trust roots takes a while, and
+/// most processes (the CLI, tests) never send a webhook.
+#[derive(Clone)]
+pub struct Sender {
+    client: Arc<OnceLock<reqwest::Client>>,
+    allow_private: bool,
+}
+
+impl Sender {
+    pub fn new(allow_private: bool) -> Result<Sender> {
+        install_tls_provider();
+        Ok(Sender {
+            client: Arc::default(),
+            allow_private,
+        })
+    }
+
+    fn client(&self) -> std::result::Result<&reqwest::Client, String> {
+        if let Some(client) = self.client.get() {
+            return Ok(client);
+        }
+        let client = reqwest::Client::builder()
+            .dns_resolver(Arc::new(GuardedResolver {
+                allow_private: self.allow_private,
+            }))
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .timeout(TIMEOUT)
+            .connect_timeout(TIMEOUT)
+            .user_agent(concat!("Shipbase-Webhooks/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| format!("cannot build the webhook client: {e}"))?;
+        Ok(self.client.get_or_init(|| client))
+    }
+
+    /// Sends one attempt; never fails, the outcome says how it went.
+    pub async fn send(&self, request: Request<'_>) -> Outcome {
+        let started = Instant::now();
+        let result = self.try_send(request).await;
+        let duration_ms = u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX);
+        match result {
+            Ok(status) => Outcome {
+                status: Some(status),
+                duration_ms,
+                error: (!(200..300).contains(&status))
+                    .then(|| format!("the endpoint answered {status}")),
+            },
+            Err(error) => Outcome {
+                status: None,
+                duration_ms,
+                error: Some(error),
+            },
+        }
+    }
+
+    async fn try_send(&self, request: Request<'_>) -> std::result::Result<u16, String> {
+        let url = target::parse(request.url)?;
+        target::check_literal(&url, self.allow_private)?;
+        let response = self
+            .client()?
+            .post(url)
+            .header("content-type", "application/json")
+            .header("webhook-id", request.id)
+            .header("webhook-timestamp", request.timestamp.to_string())
+            .header("webhook-signature", request.signature)
+            .body(request.body)
+            .send()
+            .await
+            .map_err(describe)?;
+        Ok(response.status().as_u16())
+    }
+}
+
+/// A transport error in a few words, with the refusal of the address guard when that was it.
+fn describe(err: reqwest::Error) -> String {
+    let mut source: Option<&dyn std::error::Error> = Some(&err);
+    let mut innermost = err.to_string();
+    while let Some(e) = source {
+        innermost = e.to_string();
+        source = e.source();
+    }
+    if err.is_timeout() {
+        format!("no answer within {} s", TIMEOUT.as_secs())
+    } else if err.is_connect() {
+        format!("cannot connect: {innermost}")
+    } else {
+        innermost
+    }
+}
+
+/// rustls needs a process-wide crypto provider; ring is the one this binary already carries.
+pub fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}

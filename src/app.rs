@@ -1,7 +1,7 @@
 //! The HTTP application: the REST API with its OpenAPI document and Swagger UI, static files,
 //! and the middleware every request passes (request id, body limit, problem+json, access log).
 
-use std::{sync::Arc, time::Instant};
+use std::{cell::Cell, sync::Arc, time::Instant};
 
 use poem::{
     Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server,
@@ -15,7 +15,8 @@ use poem_openapi::OpenApiService;
 use crate::{
     api::{
         self,
-        problem::{ApiError, REQUEST_ID},
+        problem::{ApiError, REQUEST_ID, quota_headers},
+        security::QUOTA,
     },
     service::Ctx,
 };
@@ -42,6 +43,7 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
         .swagger_ui_html()
         .replacen(&api.spec(), api::openapi::json(), 1);
     let max_body = ctx.config.limits.max_body_bytes;
+    let edge = ctx.clone();
     Route::new()
         .at(
             "/openapi.json",
@@ -55,7 +57,7 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
         .nest("/static", EmbeddedFilesEndpoint::<Assets>::new())
         .nest("/", api)
         .data(ctx)
-        .around(move |ep, req| handle(ep, req, max_body))
+        .around(move |ep, req| handle(ep, req, edge.clone(), max_body))
         .map_to_response()
 }
 
@@ -83,7 +85,12 @@ pub async fn serve(
     served
 }
 
-async fn handle<E: Endpoint>(ep: Arc<E>, req: Request, max_body: u64) -> poem::Result<Response> {
+async fn handle<E: Endpoint>(
+    ep: Arc<E>,
+    req: Request,
+    ctx: Ctx,
+    max_body: u64,
+) -> poem::Result<Response> {
     let started = Instant::now();
     let request_id = ulid::Ulid::new().to_string();
     let method = req.method().clone();
@@ -93,18 +100,27 @@ async fn handle<E: Endpoint>(ep: Arc<E>, req: Request, max_body: u64) -> poem::R
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    let mut response = REQUEST_ID
-        .scope(request_id.clone(), async move {
-            if declared.is_some_and(|len| len > max_body) {
-                return ApiError::payload_too_large(max_body).into_response();
-            }
-            match ep.call(req).await {
-                Ok(output) => output.into_response(),
-                Err(err) => ApiError::from_poem(err).into_response(),
-            }
-        })
+    let (mut response, quota) = REQUEST_ID
+        .scope(
+            request_id.clone(),
+            QUOTA.scope(Cell::new(None), async move {
+                let response = if declared.is_some_and(|len| len > max_body) {
+                    ApiError::payload_too_large(max_body).into_response()
+                } else {
+                    api::idempotent::call(&*ep, req, &ctx, max_body).await
+                };
+                (response, QUOTA.with(Cell::get))
+            }),
+        )
         .await;
     let headers = response.headers_mut();
+    if let Some(quota) = quota {
+        for (name, value) in quota_headers(quota) {
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                headers.insert(name, value);
+            }
+        }
+    }
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         headers.insert("x-request-id", value);
     }

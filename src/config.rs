@@ -107,6 +107,45 @@ pub struct Plan {
     pub shipments: u64,
     /// Charge per shipment beyond `shipments` when the org enables overage.
     pub overage_price: f64,
+    /// What the plan adds on top of its limits, each raising one limit by `quantity`.
+    pub add_ons: Vec<AddOn>,
+}
+
+/// An add-on of a plan: `extra_team_member`, `extra_carrier`, `extra_order_channel`,
+/// `extra_shipping_rule`, `extra_sender_address`, `extra_api_token` or `extra_shipments`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct AddOn {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub quantity: u64,
+    pub unit_price: f64,
+}
+
+impl Plan {
+    /// What the plan allows of `limit`, add-ons included; 0 means unlimited.
+    pub fn limit(&self, limit: crate::model::usage::Limit) -> u64 {
+        use crate::model::usage::Limit;
+        let base = match limit {
+            Limit::TeamMembers => self.team_members,
+            Limit::Carriers => self.carriers,
+            Limit::OrderChannels => self.order_channels,
+            Limit::ShippingRules => self.shipping_rules,
+            Limit::SenderAddresses => self.sender_addresses,
+            Limit::ApiTokens => self.api_tokens,
+            Limit::Shipments => self.shipments,
+        };
+        if base == 0 {
+            return 0;
+        }
+        let extra: u64 = self
+            .add_ons
+            .iter()
+            .filter(|a| a.kind == limit.add_on())
+            .map(|a| a.quantity)
+            .sum();
+        base + extra
+    }
 }
 
 impl Default for Config {
@@ -302,6 +341,24 @@ impl Config {
                 return Err(format!(
                     "plans.{name}.overage_price: must be a number of at least 0"
                 ));
+            }
+            let kinds: Vec<&str> = crate::model::usage::Limit::ALL
+                .iter()
+                .map(|l| l.add_on())
+                .collect();
+            for add_on in &plan.add_ons {
+                if !kinds.contains(&add_on.kind.as_str()) {
+                    return Err(format!(
+                        "plans.{name}.add_ons: type {:?} is not one of {}",
+                        add_on.kind,
+                        kinds.join(", ")
+                    ));
+                }
+                if !(add_on.unit_price.is_finite() && add_on.unit_price >= 0.0) {
+                    return Err(format!(
+                        "plans.{name}.add_ons: unit_price must be a number of at least 0"
+                    ));
+                }
             }
         }
         Ok(())

@@ -35,9 +35,20 @@ pub enum Error {
     /// A plan limit would be exceeded.
     #[error("{0}")]
     PlanLimitReached(String),
-    /// Too many requests for one credential; retry after the given seconds.
+    /// An idempotency key came again with another request.
+    #[error("the idempotency key was used with another request")]
+    IdempotencyKeyReused,
+    /// The request that holds an idempotency key is still running.
+    #[error("a request with this idempotency key is still running")]
+    IdempotencyKeyInUse,
+    /// Too many requests for one credential; retry after the given seconds (`limit` and
+    /// `reset_secs` describe the bucket, for the `RateLimit-*` headers).
     #[error("rate limit exceeded")]
-    RateLimited { retry_after_secs: u64 },
+    RateLimited {
+        retry_after_secs: u64,
+        limit: u32,
+        reset_secs: u64,
+    },
     /// Anything unexpected. The message is logged, never shown to clients.
     #[error("internal error: {0}")]
     Internal(String),

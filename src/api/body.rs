@@ -37,7 +37,7 @@ impl<T: Type> Payload for JsonBody<T> {
     }
 }
 
-impl<T: Type + DeserializeOwned + Send> ParsePayload for JsonBody<T> {
+impl<T: Type + DeserializeOwned + Send + 'static> ParsePayload for JsonBody<T> {
     const IS_REQUIRED: bool = true;
 
     async fn from_request(request: &Request, body: &mut RequestBody) -> poem::Result<Self> {
@@ -46,7 +46,7 @@ impl<T: Type + DeserializeOwned + Send> ParsePayload for JsonBody<T> {
     }
 }
 
-impl_apirequest_for_payload!(JsonBody<T>, T: Type + DeserializeOwned + Send);
+impl_apirequest_for_payload!(JsonBody<T>, T: Type + DeserializeOwned + Send + 'static);
 
 /// Reads the whole body, refusing more than `limits.max_body_bytes` (413).
 async fn read_limited(request: &Request, body: &mut RequestBody) -> poem::Result<Vec<u8>> {

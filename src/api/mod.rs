@@ -5,10 +5,12 @@
 use poem_openapi::Tags;
 
 pub mod api_tokens;
+pub mod billing;
 pub mod body;
 pub mod carriers;
 pub mod health;
 pub mod home;
+pub mod idempotent;
 pub mod openapi;
 pub mod order_channels;
 pub mod orders;
@@ -43,6 +45,8 @@ pub enum ApiTags {
     ApiTokens,
     /// Webhook endpoints, their secrets and delivery log.
     Webhooks,
+    /// Plan limits and usage.
+    Billing,
 }
 
 /// Every API of the service, composed for `OpenApiService`.
@@ -61,6 +65,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
         orders::OrdersApi,
         api_tokens::ApiTokensApi,
         webhooks::WebhooksApi,
+        billing::BillingApi,
     )
 }
 

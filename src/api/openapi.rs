@@ -1,6 +1,8 @@
 //! The OpenAPI document as served: poem-openapi's document, with each organization operation's
 //! summary and scope taken from the operations table (so the table is the one place they are
-//! written), and without the schemas of stored records that only serve as flattened parts.
+//! written), without the schemas of stored records that only serve as flattened parts, with
+//! every field that can be null marked `nullable`, and request objects closed
+//! (`additionalProperties: false`, as the server refuses unknown fields).
 
 use std::sync::OnceLock;
 
@@ -16,6 +18,8 @@ pub fn document() -> &'static Value {
         let mut document: Value = serde_json::from_str(&spec).unwrap_or_default();
         describe_operations(&mut document);
         prune_schemas(&mut document);
+        mark_nullable(&mut document);
+        close_request_objects(&mut document);
         document
     })
 }
@@ -97,4 +101,92 @@ fn referenced(text: &str, name: &str, schemas: &Map<String, Value>) -> bool {
     let total = text.matches(&reference).count();
     let own = schemas[name].to_string().matches(&reference).count();
     total > own
+}
+
+/// An optional field without a default is `null` when absent from the resource (the server
+/// writes `null`, never leaves it out, except for the few it marks `skip`), and may be sent as
+/// `null`: mark it nullable. A `$ref` is wrapped in `allOf` to carry the flag.
+fn mark_nullable(document: &mut Value) {
+    let Some(schemas) = document
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for schema in schemas.values_mut() {
+        let required: Vec<String> = schema["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.as_str().map(str::to_string))
+            .collect();
+        let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for (name, property) in properties.iter_mut() {
+            if required.contains(name) || property.get("default").is_some() {
+                continue;
+            }
+            let Some(object) = property.as_object_mut() else {
+                continue;
+            };
+            if let Some(reference) = object.remove("$ref") {
+                object.insert("allOf".into(), Value::Array(vec![serde_json::json!({ "$ref": reference })]));
+            }
+            object.insert("nullable".into(), Value::Bool(true));
+        }
+    }
+}
+
+/// Request objects refuse unknown fields: say so in the schemas request bodies use (and the
+/// schemas those refer to), leaving free-form maps as they are.
+fn close_request_objects(document: &mut Value) {
+    let mut pending: Vec<String> = Vec::new();
+    for op in document["paths"]
+        .as_object()
+        .into_iter()
+        .flat_map(|paths| paths.values())
+        .filter_map(Value::as_object)
+        .flat_map(|item| item.values())
+    {
+        if let Some(content) = op.pointer("/requestBody/content").and_then(Value::as_object) {
+            for media in content.values() {
+                references(&media["schema"], &mut pending);
+            }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let Some(schema) = document.pointer_mut(&format!("/components/schemas/{name}")) else {
+            continue;
+        };
+        references(schema, &mut pending);
+        let Some(object) = schema.as_object_mut() else {
+            continue;
+        };
+        if object.contains_key("properties") && !object.contains_key("additionalProperties") {
+            object.insert("additionalProperties".into(), Value::Bool(false));
+        }
+    }
+}
+
+/// Every schema name `value` refers to.
+fn references(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                if let Some(name) = r.strip_prefix("#/components/schemas/") {
+                    out.push(name.to_string());
+                }
+            }
+            for v in map.values() {
+                references(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| references(v, out)),
+        _ => {}
+    }
 }

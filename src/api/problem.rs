@@ -12,7 +12,19 @@ use poem_openapi::{
     types::{ToJSON, Type},
 };
 
-use crate::error::{Error, FieldError};
+use crate::{
+    error::{Error, FieldError},
+    service::rate_limit::Quota,
+};
+
+/// The `RateLimit-*` headers of a quota (IETF draft RateLimit header fields).
+pub fn quota_headers(quota: Quota) -> [(&'static str, String); 3] {
+    [
+        ("RateLimit-Limit", quota.limit.to_string()),
+        ("RateLimit-Remaining", quota.remaining.to_string()),
+        ("RateLimit-Reset", quota.reset_secs.to_string()),
+    ]
+}
 
 tokio::task_local! {
     /// The id of the request being served (set by the request middleware).
@@ -35,7 +47,7 @@ pub struct Problem {
     #[oai(skip_serializing_if_is_none)]
     pub detail: Option<String>,
     /// The fields at fault (validation errors only).
-    #[oai(skip_serializing_if_is_empty)]
+    #[oai(default, skip_serializing_if_is_empty)]
     pub errors: Vec<ProblemField>,
     /// Equals the response's `X-Request-Id` header.
     pub request_id: String,
@@ -56,6 +68,7 @@ pub struct ApiError {
     errors: Vec<FieldError>,
     www_authenticate: Option<String>,
     retry_after: Option<u64>,
+    quota: Option<Quota>,
 }
 
 impl ApiError {
@@ -67,6 +80,7 @@ impl ApiError {
             errors: Vec::new(),
             www_authenticate: None,
             retry_after: None,
+            quota: None,
         }
     }
 
@@ -116,7 +130,7 @@ impl ApiError {
             "insufficient_scope" => "Insufficient scope",
             "not_found" => "Not found",
             "method_not_allowed" => "Method not allowed",
-            "conflict" => "Conflict",
+            "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" => "Conflict",
             "invalid_state" => "Invalid state",
             "payload_too_large" => "Payload too large",
             "unsupported_media_type" => "Unsupported media type",
@@ -224,12 +238,26 @@ impl From<Error> for ApiError {
             Error::InvalidState(detail) => {
                 ApiError::new(StatusCode::CONFLICT, "invalid_state", Some(detail))
             }
+            Error::IdempotencyKeyReused => ApiError::new(
+                StatusCode::CONFLICT,
+                "idempotency_key_reused",
+                Some("this Idempotency-Key was used with another request; use a new key".into()),
+            ),
+            Error::IdempotencyKeyInUse => ApiError::new(
+                StatusCode::CONFLICT,
+                "idempotency_key_in_use",
+                Some("a request with this Idempotency-Key is still running; retry later".into()),
+            ),
             Error::PlanLimitReached(detail) => ApiError::new(
                 StatusCode::PAYMENT_REQUIRED,
                 "plan_limit_reached",
                 Some(detail),
             ),
-            Error::RateLimited { retry_after_secs } => {
+            Error::RateLimited {
+                retry_after_secs,
+                limit,
+                reset_secs,
+            } => {
                 let mut api = ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate_limited",
@@ -238,6 +266,11 @@ impl From<Error> for ApiError {
                     )),
                 );
                 api.retry_after = Some(retry_after_secs);
+                api.quota = Some(Quota {
+                    limit,
+                    remaining: 0,
+                    reset_secs,
+                });
                 api
             }
             Error::Internal(message) => {
@@ -273,6 +306,11 @@ impl ResponseError for ApiError {
         if let Some(secs) = self.retry_after {
             builder = builder.header("Retry-After", secs.to_string());
         }
+        if let Some(quota) = self.quota {
+            for (name, value) in quota_headers(quota) {
+                builder = builder.header(name, value);
+            }
+        }
         builder.body(body)
     }
 }
@@ -301,7 +339,7 @@ const DOCUMENTED: [(u16, &str); 10] = [
     ),
     (
         409,
-        "Duplicate, or not allowed in the current state (`conflict`, `invalid_state`)",
+        "Duplicate, not allowed in the current state, or an Idempotency-Key reused or still running (`conflict`, `invalid_state`, `idempotency_key_reused`, `idempotency_key_in_use`)",
     ),
     (
         413,

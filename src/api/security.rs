@@ -5,10 +5,25 @@
 use poem::Request;
 use poem_openapi::{SecurityScheme, auth::Bearer};
 
+use std::cell::Cell;
+
 use crate::{
     api::problem::ApiError,
-    service::{Actor, Ctx, auth},
+    service::{Actor, Ctx, auth, rate_limit::Quota},
 };
+
+tokio::task_local! {
+    /// The rate-limit quota of the request's credential, for the `RateLimit-*` headers the
+    /// request middleware adds.
+    pub static QUOTA: Cell<Option<Quota>>;
+}
+
+/// Authenticates and remembers the credential's quota for the response headers.
+async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor, ApiError> {
+    let actor = auth::authenticate(ctx, credential).await?;
+    let _ = QUOTA.try_with(|cell| cell.set(actor.quota));
+    Ok(actor)
+}
 
 /// `Authorization: Bearer <credential>`: an API token (`shb_…`) or an OAuth access token.
 #[derive(SecurityScheme)]
@@ -23,9 +38,7 @@ async fn check(req: &Request, bearer: Bearer) -> poem::Result<Actor> {
     let ctx = req
         .data::<Ctx>()
         .ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
-    auth::authenticate(ctx, &bearer.token)
-        .await
-        .map_err(|e| ApiError::from(e).into())
+    authenticate(ctx, &bearer.token).await.map_err(Into::into)
 }
 
 /// The actor behind an optional `Authorization` header (for public operations that do more for
@@ -43,7 +56,5 @@ pub async fn optional_actor(req: &Request) -> Result<Actor, ApiError> {
     let ctx = req
         .data::<Ctx>()
         .ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
-    auth::authenticate(ctx, credential)
-        .await
-        .map_err(ApiError::from)
+    authenticate(ctx, credential).await
 }

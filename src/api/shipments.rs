@@ -21,7 +21,8 @@ use crate::{
     },
     service::{
         Ctx,
-        shipments::{self, ListQuery},
+        merge::MergePatch,
+        shipments::{self, ListQuery, ShipmentPatch},
     },
 };
 
@@ -102,6 +103,27 @@ impl ShipmentsApi {
     ) -> ApiResult<Json<ShipmentView>> {
         Ok(Json(
             shipments::get(&ctx, &auth.0, &org_id, &shipment_id).await?,
+        ))
+    }
+
+    /// Send `application/merge-patch+json` (or `application/json`): fields given replace the
+    /// shipment's, `null` clears an optional one, arrays are replaced whole. Status moves go
+    /// through `.../status`.
+    #[oai(
+        path = "/orgs/:orgId/shipments/:shipmentId",
+        method = "patch",
+        operation_id = "update_shipment"
+    )]
+    async fn update(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "shipmentId")] shipment_id: Path<String>,
+        body: JsonBody<MergePatch<ShipmentPatch>>,
+    ) -> ApiResult<Json<ShipmentView>> {
+        Ok(Json(
+            shipments::update(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
         ))
     }
 

@@ -13,6 +13,13 @@ use crate::{
 
 #[derive(clap::Subcommand)]
 pub enum Command {
+    /// Move an organization to another plan of the configuration.
+    SetPlan {
+        /// Organization id (org_…).
+        org_id: String,
+        /// A plan name of the configuration ([plans.<name>]).
+        plan: String,
+    },
     /// Create an organization with its owner and an owner API token (read:all write:all).
     Create {
         #[arg(long)]
@@ -36,15 +43,27 @@ pub enum Command {
 }
 
 pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
-    let Command::Create {
-        name,
-        slug,
-        email,
-        user_name,
-        plan,
-        json,
-    } = command;
     let admin = Actor::admin();
+    let (name, slug, email, user_name, plan, json) = match command {
+        Command::SetPlan { org_id, plan } => {
+            let org = orgs::set_plan(ctx, &admin, &org_id, &plan)
+                .await
+                .map_err(|e| super::describe_missing(e, &format!("organization {org_id}")))?;
+            println!(
+                "organization {} ({}) is on plan {}",
+                org.slug, org.id, org.plan
+            );
+            return Ok(());
+        }
+        Command::Create {
+            name,
+            slug,
+            email,
+            user_name,
+            plan,
+            json,
+        } => (name, slug, email, user_name, plan, json),
+    };
     let new = NewOrg {
         name,
         slug,

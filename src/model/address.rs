@@ -1,21 +1,16 @@
 //! Sender addresses (SPEC §2 SenderAddress) and their rules.
 
+use std::collections::BTreeMap;
+
 use poem_openapi::Object;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use serde_json::Value;
 
 use crate::model::{country, validate::Violations};
 
-/// Customs identifiers of the sender (all optional).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Object)]
-#[serde(default)]
-pub struct Customs {
-    pub voec: Option<String>,
-    pub eori: Option<String>,
-    pub sprn: Option<String>,
-    pub ioss: Option<String>,
-    pub fda: Option<String>,
-    pub duns: Option<String>,
-}
+/// Customs identifiers of the sender by name (`voec`, `eori`, `sprn`, `ioss`, `fda`, `duns`);
+/// free-form, as carriers add identifiers over time.
+pub type Customs = BTreeMap<String, Value>;
 
 /// The writable fields of a sender address: the body of a create or a full replacement.
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]
@@ -43,6 +38,7 @@ pub struct AddressFields {
     #[oai(validator(min_length = 1))]
     pub state: String,
     pub email: String,
+    /// Customs identifiers such as `{"eori": "DK12345678", "voec": "…"}`.
     pub customs: Option<Customs>,
 }
 

@@ -23,12 +23,14 @@ pub fn parse(text: &str) -> Option<Timestamp> {
     OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()
 }
 
-/// Where "now" comes from: the system clock, or a fixed instant in tests.
+/// Where "now" comes from: the system clock, a fixed instant, or (in tests) an instant that is
+/// set from outside.
 #[derive(Clone, Debug, Default)]
 pub enum Clock {
     #[default]
     System,
     Fixed(Timestamp),
+    Set(std::sync::Arc<std::sync::Mutex<Timestamp>>),
 }
 
 impl Clock {
@@ -36,6 +38,7 @@ impl Clock {
         match self {
             Clock::System => OffsetDateTime::now_utc(),
             Clock::Fixed(t) => *t,
+            Clock::Set(t) => *t.lock().unwrap_or_else(|p| p.into_inner()),
         }
     }
 }

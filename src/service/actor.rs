@@ -3,7 +3,7 @@
 use crate::{
     error::{Error, Result},
     model::scope::ScopeSet,
-    service::operations::Operation,
+    service::{operations::Operation, rate_limit::Quota},
 };
 
 #[derive(Clone, Debug)]
@@ -24,6 +24,8 @@ pub struct Actor {
     pub user_id: Option<String>,
     /// Instance staff may create organizations while sign-up is closed.
     pub staff: bool,
+    /// Where the credential stands with the rate limit after this request.
+    pub quota: Option<Quota>,
 }
 
 impl Actor {
@@ -33,6 +35,7 @@ impl Actor {
             scopes: ScopeSet::everything(),
             user_id: None,
             staff: true,
+            quota: None,
         }
     }
 
@@ -42,6 +45,7 @@ impl Actor {
             scopes: ScopeSet::default(),
             user_id: None,
             staff: false,
+            quota: None,
         }
     }
 
@@ -89,6 +93,7 @@ mod tests {
             scopes: ScopeSet::parse(scopes).unwrap_or_default(),
             user_id: None,
             staff: false,
+            quota: None,
         }
     }
 

@@ -10,9 +10,10 @@ use crate::{
         org::{ApiToken, ApiTokenPage, UserRef},
         scope::ScopeSet,
         time,
+        usage::Limit,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, PageParams, auth, operations as ops, page_query},
+    service::{Actor, Ctx, Input, PageParams, auth, billing, operations as ops, page_query},
     store,
 };
 
@@ -84,45 +85,40 @@ pub async fn create(
     let token_prefix: String = token.chars().take(12).collect();
     let (org_id, creator, name) = (org_id.to_string(), actor.user_id.clone(), input.name);
     let now = time::format(now);
-    let record = ctx
-        .db
-        .write(move |tx| {
-            store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
-            let creator = match creator {
-                Some(id) => Some(id),
-                None => store::orgs::first_owner(tx, &org_id)?,
-            }
-            .ok_or_else(|| {
-                Error::InvalidState(
-                    "the organization has no owner to attribute the token to".into(),
-                )
-            })?;
-            let user = store::users::get(tx, &creator)?.ok_or_else(|| {
-                Error::internal(format!("the token's creator {creator} is missing"))
-            })?;
-            let record = ApiToken {
-                id: ids::new(ids::API_TOKEN),
-                org_id,
-                name,
-                token_prefix,
-                scopes,
-                created_by: UserRef {
-                    id: user.id,
-                    name: user.name,
-                    email: user.email,
-                },
-                expires_at,
-                last_used_at: None,
-                created_at: now,
-            };
-            store::api_tokens::insert(tx, &record, &hash)?;
-            Ok(record)
+    ctx.commit(ops::CREATE_API_TOKEN.status(), move |tx| {
+        store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
+        billing::admit(tx, &org_id, Limit::ApiTokens)?;
+        let creator = match creator {
+            Some(id) => Some(id),
+            None => store::orgs::first_owner(tx, &org_id)?,
+        }
+        .ok_or_else(|| {
+            Error::InvalidState("the organization has no owner to attribute the token to".into())
+        })?;
+        let user = store::users::get(tx, &creator)?
+            .ok_or_else(|| Error::internal(format!("the token's creator {creator} is missing")))?;
+        let record = ApiToken {
+            id: ids::new(ids::API_TOKEN),
+            org_id,
+            name,
+            token_prefix,
+            scopes,
+            created_by: UserRef {
+                id: user.id,
+                name: user.name,
+                email: user.email,
+            },
+            expires_at,
+            last_used_at: None,
+            created_at: now,
+        };
+        store::api_tokens::insert(tx, &record, &hash)?;
+        Ok(CreatedToken {
+            token,
+            api_token: record,
         })
-        .await?;
-    Ok(CreatedToken {
-        token,
-        api_token: record,
     })
+    .await
 }
 
 pub async fn list(

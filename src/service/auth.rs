@@ -79,7 +79,7 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     {
         return Err(Error::Unauthenticated);
     }
-    ctx.rate.check(&token.id)?;
+    let quota = ctx.rate.check(&token.id)?;
     let stale = token
         .last_used_at
         .as_deref()
@@ -109,6 +109,7 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
         scopes: token.scopes,
         user_id: Some(token.created_by.id),
         staff,
+        quota,
     })
 }
 

@@ -6,9 +6,12 @@ use crate::{
     model::{
         carrier::{AvailableCarrier, Carrier, CarrierFields, CarrierPage, CarrierView},
         ids,
+        usage::Limit,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, PageParams, operations as ops, page_query, sender_addresses},
+    service::{
+        Actor, Ctx, Input, PageParams, billing, operations as ops, page_query, sender_addresses,
+    },
     store::{self, Reader},
 };
 
@@ -61,21 +64,21 @@ pub async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
-    ctx.db
-        .write(move |tx| {
-            let address = sender_addresses::require(
-                tx,
-                &carrier.org_id,
-                &carrier.fields.sender_address_id,
-                "senderAddressId",
-            )?;
-            store::carriers::save(tx, &carrier)?;
-            Ok(CarrierView {
-                carrier,
-                sender_address: Some(address),
-            })
+    ctx.commit(ops::CREATE_CARRIER.status(), move |tx| {
+        billing::admit(tx, &carrier.org_id, Limit::Carriers)?;
+        let address = sender_addresses::require(
+            tx,
+            &carrier.org_id,
+            &carrier.fields.sender_address_id,
+            "senderAddressId",
+        )?;
+        store::carriers::save(tx, &carrier)?;
+        Ok(CarrierView {
+            carrier,
+            sender_address: Some(address),
         })
-        .await
+    })
+    .await
 }
 
 pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: PageParams) -> Result<CarrierPage> {

@@ -18,8 +18,11 @@ use crate::{
 pub mod actor;
 pub mod api_tokens;
 pub mod auth;
+pub mod billing;
 pub mod carriers;
 mod emit;
+pub mod idempotency;
+pub mod merge;
 pub mod operations;
 pub mod order_channels;
 pub mod orders;
@@ -29,6 +32,7 @@ pub mod rate_limit;
 pub mod sender_addresses;
 pub mod shipments;
 pub mod shipping_rules;
+pub mod strict;
 pub mod users;
 pub mod webhooks;
 
@@ -58,6 +62,11 @@ impl Deref for Ctx {
 impl Ctx {
     /// Creates the data directory when missing and opens (and migrates) the database.
     pub fn open(config: Config) -> Result<Ctx> {
+        Ctx::open_with_clock(config, Clock::System)
+    }
+
+    /// `open`, with "now" from `clock` (tests set the time).
+    pub fn open_with_clock(config: Config, clock: Clock) -> Result<Ctx> {
         let dir = &config.storage.data_dir;
         std::fs::create_dir_all(dir).map_err(|e| {
             Error::Internal(format!(
@@ -78,7 +87,7 @@ impl Ctx {
         Ok(Ctx(Arc::new(Inner {
             db,
             config,
-            clock: Clock::System,
+            clock,
             rate,
             vault,
             sender,
@@ -88,6 +97,27 @@ impl Ctx {
     /// The current time as stored and shown.
     pub fn now(&self) -> String {
         time::format(self.clock.now())
+    }
+
+    /// The write that completes an operation: runs `f` as one unit of work and, when the request
+    /// holds an idempotency key, stores `f`'s answer (with `status`) in the same transaction.
+    pub(crate) async fn commit<T, F>(&self, status: u16, f: F) -> Result<T>
+    where
+        T: poem_openapi::types::ToJSON + Send + 'static,
+        F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
+    {
+        let slot = idempotency::current();
+        let vault = self.vault.clone();
+        self.db
+            .write(move |tx| {
+                let value = f(tx)?;
+                if let Some(slot) = &slot {
+                    let json = value.to_json().unwrap_or_default();
+                    idempotency::complete_in(tx, &vault, slot, status, &json)?;
+                }
+                Ok(value)
+            })
+            .await
     }
 }
 
@@ -115,17 +145,29 @@ impl<T> Input<T> {
 }
 
 /// Decodes a JSON body (REST) or argument object (MCP) into `T`. Text that is not JSON is
-/// `InvalidJson`; JSON of the wrong shape is `Validation` naming the field (DESIGN §16).
-pub fn decode_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T> {
+/// `InvalidJson`; JSON of the wrong shape is `Validation` naming every field at fault
+/// (DESIGN §5, §16).
+pub fn decode_json<T>(bytes: &[u8]) -> Result<T>
+where
+    T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
+{
     let value: serde_json::Value =
         serde_json::from_slice(bytes).map_err(|e| Error::InvalidJson(e.to_string()))?;
     decode_value(value)
 }
 
-/// Decodes an already parsed JSON value into `T`; see `decode_json`.
-pub fn decode_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T> {
+/// Decodes an already parsed JSON value into `T`; see `decode_json`. The value is checked
+/// against `T`'s schema first (unknown, missing and mistyped fields, all at once).
+pub fn decode_value<T>(value: serde_json::Value) -> Result<T>
+where
+    T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
+{
     if !value.is_object() {
         return Err(Error::invalid("body", "must be a JSON object"));
+    }
+    let violations = strict::violations::<T>(&value);
+    if !violations.is_empty() {
+        return Err(Error::Validation(violations));
     }
     serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();
@@ -276,7 +318,7 @@ mod tests {
 
     #[test]
     fn a_value_outside_an_enum_reads_like_our_own_messages() {
-        #[derive(Debug, serde::Deserialize)]
+        #[derive(Debug, serde::Deserialize, poem_openapi::Object)]
         #[allow(dead_code)]
         struct Body {
             status: crate::model::status::OrderStatus,

@@ -5,11 +5,21 @@
 
 use crate::model::scope::{Resource, Scope};
 
-/// Whether an operation only reads or also changes data.
+/// What an operation does, which also says how it answers (DESIGN §16) and, for MCP tools,
+/// whether it is read-only, destructive or idempotent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// Reads only.
     Read,
-    Write,
+    /// Makes a new resource (201).
+    Create,
+    /// Replaces or changes fields of a resource (PUT, PATCH): the same call twice changes
+    /// nothing more.
+    Change,
+    /// Removes a resource.
+    Delete,
+    /// Anything else that changes data (book, move a status, cancel, …).
+    Action,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -41,119 +51,123 @@ macro_rules! operations {
 operations! {
     GET_ORGANIZATION = "get_organization", read(Orgs), Read,
         "Get the organization.";
-    UPDATE_ORGANIZATION = "update_organization", write(Orgs), Write,
+    UPDATE_ORGANIZATION = "update_organization", write(Orgs), Change,
         "Update the organization's name, slug, billing details or overage setting.";
+    GET_BILLING_USAGE = "get_billing_usage", read(Billing), Read,
+        "Report this month's shipments and overage, the plan's limits with what is used, and its add-ons.";
 
-    CREATE_SENDER_ADDRESS = "create_sender_address", write(SenderAddresses), Write,
+    CREATE_SENDER_ADDRESS = "create_sender_address", write(SenderAddresses), Create,
         "Create a sender address.";
     LIST_SENDER_ADDRESSES = "list_sender_addresses", read(SenderAddresses), Read,
         "List sender addresses, newest first.";
     GET_SENDER_ADDRESS = "get_sender_address", read(SenderAddresses), Read,
         "Get a sender address.";
-    UPDATE_SENDER_ADDRESS = "update_sender_address", write(SenderAddresses), Write,
+    UPDATE_SENDER_ADDRESS = "update_sender_address", write(SenderAddresses), Change,
         "Replace a sender address.";
-    DELETE_SENDER_ADDRESS = "delete_sender_address", write(SenderAddresses), Write,
+    DELETE_SENDER_ADDRESS = "delete_sender_address", write(SenderAddresses), Delete,
         "Delete a sender address that no carrier, rule or shipment uses.";
 
-    CREATE_CARRIER = "create_carrier", write(Carriers), Write,
+    CREATE_CARRIER = "create_carrier", write(Carriers), Create,
         "Create a carrier of one of the available carrier types.";
     LIST_CARRIERS = "list_carriers", read(Carriers), Read,
         "List carriers, newest first, each with its sender address.";
     GET_CARRIER = "get_carrier", read(Carriers), Read,
         "Get a carrier.";
-    UPDATE_CARRIER = "update_carrier", write(Carriers), Write,
+    UPDATE_CARRIER = "update_carrier", write(Carriers), Change,
         "Replace a carrier.";
-    DELETE_CARRIER = "delete_carrier", write(Carriers), Write,
+    DELETE_CARRIER = "delete_carrier", write(Carriers), Delete,
         "Delete a carrier that no shipping rule uses.";
     LIST_AVAILABLE_CARRIERS = "list_available_carriers", read(Carriers), Read,
         "List the carrier types this server can book with, with their fields, products and services.";
 
-    CREATE_SHIPPING_RULE = "create_shipping_rule", write(ShippingRules), Write,
+    CREATE_SHIPPING_RULE = "create_shipping_rule", write(ShippingRules), Create,
         "Create a shipping rule.";
     LIST_SHIPPING_RULES = "list_shipping_rules", read(ShippingRules), Read,
         "List shipping rules, newest first, in their full form.";
     GET_SHIPPING_RULE = "get_shipping_rule", read(ShippingRules), Read,
         "Get a shipping rule.";
-    UPDATE_SHIPPING_RULE = "update_shipping_rule", write(ShippingRules), Write,
+    UPDATE_SHIPPING_RULE = "update_shipping_rule", write(ShippingRules), Change,
         "Replace a shipping rule.";
-    DELETE_SHIPPING_RULE = "delete_shipping_rule", write(ShippingRules), Write,
+    DELETE_SHIPPING_RULE = "delete_shipping_rule", write(ShippingRules), Delete,
         "Delete a shipping rule that is no other rule's return rule.";
     QUOTE_SHIPPING_RATES = "quote_shipping_rates", read(ShippingRules), Read,
         "Quote rates for a basket from the shipping rules, cheapest first.";
 
-    CREATE_SHIPMENT = "create_shipment", write(Shipments), Write,
+    CREATE_SHIPMENT = "create_shipment", write(Shipments), Create,
         "Create a shipment (status pending and termOfTrade DAP unless given).";
     LIST_SHIPMENTS = "list_shipments", read(Shipments), Read,
         "List shipments, newest first, with optional filters.";
     GET_SHIPMENT = "get_shipment", read(Shipments), Read,
         "Get a shipment with its documents and tracking.";
-    BOOK_SHIPMENT = "book_shipment", write(Shipments), Write,
+    UPDATE_SHIPMENT = "update_shipment", write(Shipments), Change,
+        "Correct a shipment before it is booked with a JSON Merge Patch of its writable fields.";
+    BOOK_SHIPMENT = "book_shipment", write(Shipments), Action,
         "Book a pending shipment with its carrier: tracking number, one PDF label per parcel, status processing.";
-    SET_SHIPMENT_STATUS = "set_shipment_status", write(Shipments), Write,
+    SET_SHIPMENT_STATUS = "set_shipment_status", write(Shipments), Action,
         "Move a shipment to another status along the status machine.";
-    DELETE_SHIPMENT = "delete_shipment", write(Shipments), Write,
+    DELETE_SHIPMENT = "delete_shipment", write(Shipments), Delete,
         "Delete a draft or pending shipment.";
-    APPLY_SHIPPING_RULE = "apply_shipping_rule", write(Shipments), Write,
+    APPLY_SHIPPING_RULE = "apply_shipping_rule", write(Shipments), Action,
         "Overwrite a shipment's carrier settings with a shipping rule's, before booking.";
-    SPLIT_PARCEL = "split_parcel", write(Shipments), Write,
+    SPLIT_PARCEL = "split_parcel", write(Shipments), Create,
         "Split order lines, or the whole parcel, off into a new shipment.";
-    BATCH_SPLIT_PARCEL = "batch_split_parcel", write(Shipments), Write,
+    BATCH_SPLIT_PARCEL = "batch_split_parcel", write(Shipments), Create,
         "Split quantities of a parcel's order lines into several new shipments, all or nothing.";
-    CREATE_RETURN_SHIPMENT = "create_return_shipment", write(Shipments), Write,
+    CREATE_RETURN_SHIPMENT = "create_return_shipment", write(Shipments), Create,
         "Create and book the return of a dispatched outbound shipment.";
-    ADD_TRACKING_EVENT = "add_tracking_event", write(Shipments), Write,
+    ADD_TRACKING_EVENT = "add_tracking_event", write(Shipments), Action,
         "Record a tracking event; the newest event sets the tracking status.";
     GET_SHIPMENT_DOCUMENT = "get_shipment_document", read(Shipments), Read,
         "Download a document of a shipment (a label) as a file.";
 
-    CREATE_ORDER_CHANNEL = "create_order_channel", write(OrderChannels), Write,
+    CREATE_ORDER_CHANNEL = "create_order_channel", write(OrderChannels), Create,
         "Create an order channel (manual, or a Shopify store).";
     LIST_ORDER_CHANNELS = "list_order_channels", read(OrderChannels), Read,
         "List order channels, newest first.";
     GET_ORDER_CHANNEL = "get_order_channel", read(OrderChannels), Read,
         "Get an order channel.";
-    DELETE_ORDER_CHANNEL = "delete_order_channel", write(OrderChannels), Write,
+    DELETE_ORDER_CHANNEL = "delete_order_channel", write(OrderChannels), Delete,
         "Delete an order channel that brought no orders.";
 
-    CREATE_ORDER = "create_order", write(Orders), Write,
+    CREATE_ORDER = "create_order", write(Orders), Create,
         "Create an order in a manual channel.";
     LIST_ORDERS = "list_orders", read(Orders), Read,
         "List orders, newest first, with optional filters.";
     GET_ORDER = "get_order", read(Orders), Read,
         "Get an order with its channel and shipments.";
-    DELETE_ORDER = "delete_order", write(Orders), Write,
+    DELETE_ORDER = "delete_order", write(Orders), Delete,
         "Delete an order that has no shipments.";
-    CANCEL_ORDER = "cancel_order", write(Orders), Write,
+    CANCEL_ORDER = "cancel_order", write(Orders), Action,
         "Cancel an order and those of its shipments that have not left.";
-    CREATE_ORDER_SHIPMENT = "create_order_shipment", write(Shipments), Write,
+    CREATE_ORDER_SHIPMENT = "create_order_shipment", write(Shipments), Create,
         "Create a shipment for an order: the receiver from its shipping address, one parcel with its shippable lines.";
 
     LIST_API_TOKENS = "list_api_tokens", read(ApiTokens), Read,
         "List API tokens, newest first (never their values).";
-    CREATE_API_TOKEN = "create_api_token", write(ApiTokens), Write,
+    CREATE_API_TOKEN = "create_api_token", write(ApiTokens), Create,
         "Create an API token; its value is shown only in this answer.";
     GET_API_TOKEN = "get_api_token", read(ApiTokens), Read,
         "Get an API token (never its value).";
-    RENAME_API_TOKEN = "rename_api_token", write(ApiTokens), Write,
+    RENAME_API_TOKEN = "rename_api_token", write(ApiTokens), Change,
         "Rename an API token.";
-    REVOKE_API_TOKEN = "revoke_api_token", write(ApiTokens), Write,
+    REVOKE_API_TOKEN = "revoke_api_token", write(ApiTokens), Delete,
         "Revoke an API token; its next request gets 401.";
 
-    CREATE_WEBHOOK = "create_webhook", write(Webhooks), Write,
+    CREATE_WEBHOOK = "create_webhook", write(Webhooks), Create,
         "Create a webhook endpoint for some of the organization's events; the answer holds its signing secret.";
     LIST_WEBHOOKS = "list_webhooks", read(Webhooks), Read,
         "List webhook endpoints, newest first.";
     GET_WEBHOOK = "get_webhook", read(Webhooks), Read,
         "Get a webhook endpoint with its signing secret.";
-    UPDATE_WEBHOOK = "update_webhook", write(Webhooks), Write,
+    UPDATE_WEBHOOK = "update_webhook", write(Webhooks), Change,
         "Replace a webhook endpoint's name, URL, events and active flag.";
-    PATCH_WEBHOOK = "patch_webhook", write(Webhooks), Write,
+    PATCH_WEBHOOK = "patch_webhook", write(Webhooks), Change,
         "Change some of a webhook endpoint's name, URL, events and active flag.";
-    DELETE_WEBHOOK = "delete_webhook", write(Webhooks), Write,
+    DELETE_WEBHOOK = "delete_webhook", write(Webhooks), Delete,
         "Delete a webhook endpoint and its pending deliveries.";
-    ROTATE_WEBHOOK_SECRET = "rotate_webhook_secret", write(Webhooks), Write,
+    ROTATE_WEBHOOK_SECRET = "rotate_webhook_secret", write(Webhooks), Action,
         "Give a webhook endpoint a new signing secret; for 24 hours deliveries are signed with the old one too.";
-    TEST_WEBHOOK = "test_webhook", write(Webhooks), Write,
+    TEST_WEBHOOK = "test_webhook", write(Webhooks), Action,
         "Send a signed webhook.test event to the endpoint now and report how it answered.";
     LIST_WEBHOOK_DELIVERIES = "list_webhook_deliveries", read(Webhooks), Read,
         "List the delivery attempts of a webhook endpoint, newest first.";
@@ -162,6 +176,17 @@ operations! {
 /// The operation with this id.
 pub fn find(id: &str) -> Option<&'static Operation> {
     ALL.iter().copied().find(|op| op.id == id)
+}
+
+impl Operation {
+    /// The HTTP status of a successful answer: 201 for what creates, 200 otherwise.
+    pub fn status(&self) -> u16 {
+        if self.kind == Kind::Create { 201 } else { 200 }
+    }
+
+    pub fn reads_only(&self) -> bool {
+        self.kind == Kind::Read
+    }
 }
 
 #[cfg(test)]
@@ -185,9 +210,10 @@ mod tests {
     #[test]
     fn reads_need_read_scopes_and_writes_write_scopes() {
         for op in ALL {
-            let expected = match op.kind {
-                Kind::Read => Access::Read,
-                Kind::Write => Access::Write,
+            let expected = if op.reads_only() {
+                Access::Read
+            } else {
+                Access::Write
             };
             assert_eq!(op.scope.access, expected, "{}", op.id);
         }

@@ -8,9 +8,10 @@ use crate::{
     model::{
         ids,
         order::{CHANNEL_TYPES, OrderChannel, OrderChannelPage, OrderChannelView},
+        usage::Limit,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, PageParams, operations as ops, page_query},
+    service::{Actor, Ctx, Input, PageParams, billing, operations as ops, page_query},
     store,
 };
 
@@ -76,12 +77,12 @@ pub async fn create(
         updated_at: now,
     };
     let base_url = ctx.config.base_url();
-    ctx.db
-        .write(move |tx| {
-            store::order_channels::insert(tx, &channel)?;
-            Ok(OrderChannelView::new(channel, &base_url, true))
-        })
-        .await
+    ctx.commit(ops::CREATE_ORDER_CHANNEL.status(), move |tx| {
+        billing::admit(tx, &channel.org_id, Limit::OrderChannels)?;
+        store::order_channels::insert(tx, &channel)?;
+        Ok(OrderChannelView::new(channel, &base_url, true))
+    })
+    .await
 }
 
 pub async fn list(

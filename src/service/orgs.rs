@@ -91,22 +91,21 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
         updated_at: now.clone(),
     };
     let (email, name) = (input.creator_email, input.creator_name);
-    ctx.db
-        .write(move |tx| {
-            if store::orgs::slug_taken(tx, &org.slug, None)? {
-                return Err(slug_conflict(&org.slug));
-            }
-            store::orgs::save(tx, &org)?;
-            let user = users::find_or_create(tx, &email, &name, &now)?;
-            store::orgs::add_member(tx, &org.id, &user.id, "owner", None, &now)?;
-            let user = store::users::in_org(tx, &org.id, &user.id)?
-                .ok_or_else(|| Error::internal("the new owner is not a member"))?;
-            Ok(CreatedOrg {
-                org,
-                user: user.into(),
-            })
+    ctx.commit(201, move |tx| {
+        if store::orgs::slug_taken(tx, &org.slug, None)? {
+            return Err(slug_conflict(&org.slug));
+        }
+        store::orgs::save(tx, &org)?;
+        let user = users::find_or_create(tx, &email, &name, &now)?;
+        store::orgs::add_member(tx, &org.id, &user.id, "owner", None, &now)?;
+        let user = store::users::in_org(tx, &org.id, &user.id)?
+            .ok_or_else(|| Error::internal("the new owner is not a member"))?;
+        Ok(CreatedOrg {
+            org,
+            user: user.into(),
         })
-        .await
+    })
+    .await
 }
 
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str) -> Result<Org> {
@@ -258,4 +257,31 @@ fn check_slug(errors: &mut Violations, slug: &str) {
 
 fn slug_conflict(slug: &str) -> Error {
     Error::Conflict(format!("the slug {slug:?} is already taken"))
+}
+
+/// `shipbase org set-plan`: moves an organization to another plan of the configuration. Only
+/// the administrator may; the new limits apply to the next write.
+pub async fn set_plan(ctx: &Ctx, actor: &Actor, org_id: &str, plan: &str) -> Result<Org> {
+    if !actor.is_admin() {
+        return Err(Error::InsufficientScope("admin".into()));
+    }
+    if !ctx.config.plans.contains_key(plan) {
+        let known: Vec<&str> = ctx.config.plans.keys().map(String::as_str).collect();
+        return Err(Error::invalid(
+            "plan",
+            format!(
+                "no plan named {plan:?}; the configuration has {}",
+                known.join(", ")
+            ),
+        ));
+    }
+    let (org_id, plan, now) = (org_id.to_string(), plan.to_string(), ctx.now());
+    ctx.db
+        .write(move |tx| {
+            if !store::orgs::set_plan(tx, &org_id, &plan, &now)? {
+                return Err(Error::NotFound);
+            }
+            store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)
+        })
+        .await
 }

@@ -5,9 +5,10 @@ use crate::{
     model::{
         address::{AddressFields, SenderAddress, SenderAddressPage},
         ids,
+        usage::Limit,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, PageParams, operations as ops, page_query},
+    service::{Actor, Ctx, Input, PageParams, billing, operations as ops, page_query},
     store::{self, Reader},
 };
 
@@ -34,12 +35,12 @@ pub async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
-    ctx.db
-        .write(move |tx| {
-            store::sender_addresses::save(tx, &address)?;
-            Ok(address)
-        })
-        .await
+    ctx.commit(ops::CREATE_SENDER_ADDRESS.status(), move |tx| {
+        billing::admit(tx, &address.org_id, Limit::SenderAddresses)?;
+        store::sender_addresses::save(tx, &address)?;
+        Ok(address)
+    })
+    .await
 }
 
 pub async fn list(

@@ -6,10 +6,12 @@ use crate::{
     model::{
         ids,
         rule::{RuleFields, RuleView, ShippingRule, ShippingRulePage},
+        usage::Limit,
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, carriers, operations as ops, page_query, sender_addresses,
+        Actor, Ctx, Input, PageParams, billing, carriers, operations as ops, page_query,
+        sender_addresses,
     },
     store::{self, Tx},
 };
@@ -63,13 +65,13 @@ pub async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
-    ctx.db
-        .write(move |tx| {
-            check_references(tx, &rule.org_id, &rule.fields, None)?;
-            store::shipping_rules::save(tx, &rule)?;
-            saved(tx, &rule.org_id, &rule.id)
-        })
-        .await
+    ctx.commit(ops::CREATE_SHIPPING_RULE.status(), move |tx| {
+        billing::admit(tx, &rule.org_id, Limit::ShippingRules)?;
+        check_references(tx, &rule.org_id, &rule.fields, None)?;
+        store::shipping_rules::save(tx, &rule)?;
+        saved(tx, &rule.org_id, &rule.id)
+    })
+    .await
 }
 
 /// The rule just written, in its full form.

@@ -8,9 +8,10 @@ use crate::{
     model::{
         ids,
         org::{self, User},
+        usage::Limit,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input},
+    service::{Actor, Ctx, Input, billing},
     store::{self, Tx},
 };
 
@@ -65,6 +66,7 @@ pub async fn add(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewMember>
                     input.email
                 )));
             }
+            billing::admit(tx, &org_id, Limit::TeamMembers)?;
             store::orgs::add_member(
                 tx,
                 &org_id,

@@ -20,6 +20,7 @@ pub mod carriers;
 pub mod deliveries;
 pub mod documents;
 pub mod events;
+pub mod idempotency;
 pub mod order_channels;
 pub mod orders;
 pub mod orgs;
@@ -33,7 +34,7 @@ pub mod webhooks;
 mod writer;
 
 pub use crate::model::page::{PageQuery, Paged};
-pub use tx::{BeforeCommit, Plans, TouchedOrder, Tx};
+pub use tx::{BeforeCommit, OrgPlan, Plans, TouchedOrder, Tx};
 
 mod embedded {
     refinery::embed_migrations!("migrations");

@@ -107,11 +107,20 @@ pub fn first_owner(db: &Reader, org_id: &str) -> Result<Option<String>> {
         .optional()?)
 }
 
-/// The name of the organization's plan.
-pub fn plan_of(db: &Reader, org_id: &str) -> Result<Option<String>> {
+/// The name of the organization's plan and whether it allows overage.
+pub fn plan_of(db: &Reader, org_id: &str) -> Result<Option<(String, bool)>> {
     Ok(db
         .conn
-        .prepare_cached("SELECT plan FROM orgs WHERE id = ?1")?
-        .query_row([org_id], |r| r.get(0))
+        .prepare_cached("SELECT plan, overage_enabled FROM orgs WHERE id = ?1")?
+        .query_row([org_id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?)
+}
+
+/// Moves an organization to another plan; false when there is no such organization.
+pub fn set_plan(tx: &Tx, org_id: &str, plan: &str, now: &str) -> Result<bool> {
+    let n = tx
+        .conn
+        .prepare_cached("UPDATE orgs SET plan = ?2, updated_at = ?3 WHERE id = ?1")?
+        .execute(params![org_id, plan, now])?;
+    Ok(n == 1)
 }

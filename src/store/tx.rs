@@ -48,6 +48,13 @@ struct Effects {
     subscribers: HashMap<String, Rc<Vec<Subscriber>>>,
 }
 
+/// An organization's plan as a write sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrgPlan {
+    pub plan: Plan,
+    pub overage_enabled: bool,
+}
+
 /// An order a write touched, to be settled before commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TouchedOrder {
@@ -134,17 +141,20 @@ impl<'c> Tx<'c> {
             .collect()
     }
 
-    /// The plan of the organization. An organization whose plan is no longer configured falls
-    /// back to `default` (and to no limits when that is missing too).
-    pub fn plan(&self, org_id: &str) -> Result<Plan> {
-        let name = orgs::plan_of(self, org_id)?;
-        let plan = name
-            .as_deref()
-            .and_then(|name| self.plans.get(name))
+    /// The plan of the organization and whether it allows overage. An organization whose plan
+    /// is no longer configured falls back to `default` (and to no limits when that is missing).
+    pub fn plan(&self, org_id: &str) -> Result<OrgPlan> {
+        let (name, overage_enabled) = orgs::plan_of(self, org_id)?.unwrap_or_default();
+        let plan = self
+            .plans
+            .get(&name)
             .or_else(|| self.plans.get("default"))
             .cloned()
             .unwrap_or_default();
-        Ok(plan)
+        Ok(OrgPlan {
+            plan,
+            overage_enabled,
+        })
     }
 
     /// Adds `delta` to a plan counter of the organization for `period`, in this transaction.
@@ -438,9 +448,9 @@ mod tests {
             })
             .await
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(tiny.carriers, 1);
+        assert_eq!(tiny.plan.carriers, 1);
         assert_eq!(
-            gone.carriers, 5,
+            gone.plan.carriers, 5,
             "an unconfigured plan falls back to default"
         );
         assert_eq!(counted, 3);

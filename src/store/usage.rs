@@ -4,8 +4,8 @@ use rusqlite::{OptionalExtension, params};
 
 use crate::{
     error::Result,
-    model::usage::Counter,
-    store::{Reader, Tx},
+    model::usage::{Counter, Limit},
+    store::{Reader, Tx, count},
 };
 
 /// Adds `delta` to a counter (creating it at 0).
@@ -29,4 +29,18 @@ pub fn get(db: &Reader, org_id: &str, counter: Counter, period: &str) -> Result<
         .query_row(params![org_id, counter.as_str(), period], |r| r.get(0))
         .optional()?
         .unwrap_or(0))
+}
+
+/// The live rows a resource limit counts (team members are memberships).
+pub fn live(db: &Reader, org_id: &str, limit: Limit) -> Result<u64> {
+    let sql = match limit {
+        Limit::TeamMembers => "SELECT COUNT(*) FROM memberships WHERE org_id = ?1",
+        Limit::Carriers => "SELECT COUNT(*) FROM carriers WHERE org_id = ?1",
+        Limit::OrderChannels => "SELECT COUNT(*) FROM order_channels WHERE org_id = ?1",
+        Limit::ShippingRules => "SELECT COUNT(*) FROM shipping_rules WHERE org_id = ?1",
+        Limit::SenderAddresses => "SELECT COUNT(*) FROM sender_addresses WHERE org_id = ?1",
+        Limit::ApiTokens => "SELECT COUNT(*) FROM api_tokens WHERE org_id = ?1",
+        Limit::Shipments => return Ok(0),
+    };
+    count(db, sql, org_id)
 }

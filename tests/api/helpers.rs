@@ -7,6 +7,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use shipbase::{
     config::{Config, Overrides},
+    model::time::Clock,
     service::Ctx,
 };
 use tempfile::TempDir;
@@ -60,11 +61,17 @@ impl TestApp {
         merge_toml(&mut config, extra);
         let toml = toml::to_string(&config).expect("serialize config");
         std::fs::write(&config_path, toml).expect("write config");
-        TestApp::start(dir, config_path).await
+        TestApp::start(dir, config_path, Clock::System).await
+    }
+
+    /// `spawn_with`, the app's "now" read from `clock`.
+    pub async fn spawn_with_clock(extra_toml: &str, clock: Clock) -> TestApp {
+        let app = TestApp::spawn_with(extra_toml).await;
+        app.restart_with_clock("", clock).await
     }
 
     /// Starts the app on `dir` with the configuration file `config_path`.
-    async fn start(dir: TempDir, config_path: PathBuf) -> TestApp {
+    async fn start(dir: TempDir, config_path: PathBuf, clock: Clock) -> TestApp {
         let mut config =
             Config::load(Some(&config_path), Vec::new(), &Overrides::default()).expect("config");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -72,7 +79,7 @@ impl TestApp {
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
         config.server.base_url = format!("http://{addr}");
-        let ctx = Ctx::open(config).expect("open");
+        let ctx = Ctx::open_with_clock(config, clock).expect("open");
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(async move {
             let _ = shipbase::app::serve(ctx, listener, async {
@@ -92,7 +99,12 @@ impl TestApp {
 
     /// Stops the app as SIGTERM would (in-flight work finishes) and starts it again on the same
     /// data directory, with `extra_toml` merged into its configuration.
-    pub async fn restart_with(mut self, extra_toml: &str) -> TestApp {
+    pub async fn restart_with(self, extra_toml: &str) -> TestApp {
+        self.restart_with_clock(extra_toml, Clock::System).await
+    }
+
+    /// `restart_with`, the app's "now" then read from `clock`.
+    pub async fn restart_with_clock(mut self, extra_toml: &str, clock: Clock) -> TestApp {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
@@ -108,7 +120,7 @@ impl TestApp {
         let dir = tempfile::TempDir::new().expect("placeholder");
         let dir = std::mem::replace(&mut self.dir, dir);
         let config_path = self.config_path.clone();
-        TestApp::start(dir, config_path).await
+        TestApp::start(dir, config_path, clock).await
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -5,18 +5,22 @@
 
 mod api_tokens;
 mod auth;
+mod billing;
 mod carriers;
 mod cli;
+mod editing;
 mod errors;
 mod events;
 mod fixtures;
 mod health;
 mod helpers;
+mod idempotency;
 mod isolation;
 mod openapi;
 mod orders;
 mod orgs;
 mod quotes;
+mod rate_limits;
 mod receiver;
 mod sender_addresses;
 mod shipment_ops;

@@ -60,6 +60,7 @@ impl Delivery {
 struct State {
     deliveries: Vec<Delivery>,
     scripts: HashMap<String, VecDeque<u16>>,
+    delays: HashMap<String, Duration>,
 }
 
 pub struct Receiver {
@@ -108,6 +109,11 @@ impl Receiver {
             .insert(path.to_string(), statuses.iter().copied().collect());
     }
 
+    /// Deliveries to `path` are answered after `delay`.
+    pub fn delay(&self, path: &str, delay: Duration) {
+        self.lock().delays.insert(path.to_string(), delay);
+    }
+
     /// What `path` received so far.
     pub fn to(&self, path: &str) -> Vec<Delivery> {
         self.lock()
@@ -149,22 +155,27 @@ async fn record(req: Request, state: &Mutex<State>, changed: &tokio::sync::Notif
         .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
         .collect();
     let body = req.into_body().into_vec().await.unwrap_or_default();
-    let answered = {
+    let (answered, delay) = {
         let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
         let answered = state
             .scripts
             .get_mut(&path)
             .and_then(VecDeque::pop_front)
             .unwrap_or(200);
+        let delay = state.delays.get(&path).copied();
         state.deliveries.push(Delivery {
             path,
             headers,
             body,
             answered,
         });
-        answered
+        (answered, delay)
     };
     changed.notify_waiters();
+    // Recorded at once, answered after the delay: a test can act while the sender waits.
+    if let Some(delay) = delay {
+        tokio::time::sleep(delay).await;
+    }
     Response::builder()
         .status(poem::http::StatusCode::from_u16(answered).unwrap_or_default())
         .body("")

@@ -51,21 +51,19 @@ pub async fn create_shipment(
     actor.authorize(org_id, &ops::CREATE_ORDER_SHIPMENT)?;
     let request = input.get()?;
     let (org_id, order_id, now) = (org_id.to_string(), order_id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
-            let order =
-                crate::store::orders::get(tx, &org_id, &order_id)?.ok_or(Error::NotFound)?;
-            // create_in checks the order is still open (409 once cancelled).
-            let new = shipment_for(&order, request)?;
-            new.validate()?;
-            let shipment = shipments::create_in(tx, &org_id, new, now)?;
-            Ok(ShipmentView {
-                shipment,
-                documents: Vec::new(),
-                shipping_rule: None,
-            })
+    ctx.commit(ops::CREATE_ORDER_SHIPMENT.status(), move |tx| {
+        let order = crate::store::orders::get(tx, &org_id, &order_id)?.ok_or(Error::NotFound)?;
+        // create_in checks the order is still open (409 once cancelled).
+        let new = shipment_for(&order, request)?;
+        new.validate()?;
+        let shipment = shipments::create_in(tx, &org_id, new, now)?;
+        Ok(ShipmentView {
+            shipment,
+            documents: Vec::new(),
+            shipping_rule: None,
         })
-        .await
+    })
+    .await
 }
 
 fn shipment_for(order: &Order, request: OrderShipment) -> Result<NewShipment> {

@@ -117,61 +117,60 @@ pub async fn create(
     body.validate(&mut errors);
     errors.finish()?;
     let (org_id, now) = (org_id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
-            let channel = store::order_channels::get(tx, &org_id, &new.order_channel_id)?
-                .ok_or_else(|| {
-                    Error::invalid(
-                        "orderChannelId",
-                        format!(
-                            "no order channel {} in this organization",
-                            new.order_channel_id
-                        ),
-                    )
-                })?;
-            if channel.kind != "manual" {
-                return Err(Error::invalid(
+    ctx.commit(ops::CREATE_ORDER.status(), move |tx| {
+        let channel =
+            store::order_channels::get(tx, &org_id, &new.order_channel_id)?.ok_or_else(|| {
+                Error::invalid(
                     "orderChannelId",
-                    "orders of a shopify channel come from Shopify",
-                ));
-            }
-            if let Some(rule_id) = &new.shipping_rule_id
-                && !store::shipping_rules::exists(tx, &org_id, rule_id)?
-            {
-                return Err(Error::invalid(
-                    "shippingRuleId",
-                    format!("no shipping rule {rule_id} in this organization"),
-                ));
-            }
-            if store::orders::number_taken(tx, &org_id, &channel.id, &new.order_number)? {
-                return Err(Error::Conflict(format!(
-                    "order number {} exists in this channel",
-                    new.order_number
-                )));
-            }
-            if let Some(external) = &new.external_id
-                && store::orders::by_external_id(tx, &org_id, &channel.id, external)?.is_some()
-            {
-                return Err(Error::Conflict(format!(
-                    "an order with externalId {external} exists in this channel"
-                )));
-            }
-            let order = Order {
-                id: ids::new(ids::ORDER),
-                org_id: org_id.clone(),
-                order_channel_id: channel.id.clone(),
-                order_number: new.order_number,
-                external_id: new.external_id,
-                status: OrderStatus::Pending,
-                shipping_rule_id: new.shipping_rule_id,
-                body,
-                created_at: now.clone(),
-                updated_at: now,
-            };
-            save(tx, &order, None)?;
-            view_with(tx, order, channel)
-        })
-        .await
+                    format!(
+                        "no order channel {} in this organization",
+                        new.order_channel_id
+                    ),
+                )
+            })?;
+        if channel.kind != "manual" {
+            return Err(Error::invalid(
+                "orderChannelId",
+                "orders of a shopify channel come from Shopify",
+            ));
+        }
+        if let Some(rule_id) = &new.shipping_rule_id
+            && !store::shipping_rules::exists(tx, &org_id, rule_id)?
+        {
+            return Err(Error::invalid(
+                "shippingRuleId",
+                format!("no shipping rule {rule_id} in this organization"),
+            ));
+        }
+        if store::orders::number_taken(tx, &org_id, &channel.id, &new.order_number)? {
+            return Err(Error::Conflict(format!(
+                "order number {} exists in this channel",
+                new.order_number
+            )));
+        }
+        if let Some(external) = &new.external_id
+            && store::orders::by_external_id(tx, &org_id, &channel.id, external)?.is_some()
+        {
+            return Err(Error::Conflict(format!(
+                "an order with externalId {external} exists in this channel"
+            )));
+        }
+        let order = Order {
+            id: ids::new(ids::ORDER),
+            org_id: org_id.clone(),
+            order_channel_id: channel.id.clone(),
+            order_number: new.order_number,
+            external_id: new.external_id,
+            status: OrderStatus::Pending,
+            shipping_rule_id: new.shipping_rule_id,
+            body,
+            created_at: now.clone(),
+            updated_at: now,
+        };
+        save(tx, &order, None)?;
+        view_with(tx, order, channel)
+    })
+    .await
 }
 
 pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, query: ListQuery) -> Result<OrderPage> {
@@ -230,20 +229,19 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderView> {
     actor.authorize(org_id, &ops::CANCEL_ORDER)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
-            let before = require(tx, &org_id, &id)?;
-            if !before.can_be_cancelled() {
-                return Err(Error::InvalidState(format!(
-                    "a {} order cannot be cancelled",
-                    before.status
-                )));
-            }
-            let mut order = before.clone();
-            cancel_in(tx, &mut order, &before, &now)?;
-            view(tx, order)
-        })
-        .await
+    ctx.commit(ops::CANCEL_ORDER.status(), move |tx| {
+        let before = require(tx, &org_id, &id)?;
+        if !before.can_be_cancelled() {
+            return Err(Error::InvalidState(format!(
+                "a {} order cannot be cancelled",
+                before.status
+            )));
+        }
+        let mut order = before.clone();
+        cancel_in(tx, &mut order, &before, &now)?;
+        view(tx, order)
+    })
+    .await
 }
 
 /// Cancels the shipments of an order that have not left, then the order (`order` may carry

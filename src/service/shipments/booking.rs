@@ -48,23 +48,22 @@ pub async fn book(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Sh
     let seen = shipment.updated_at.clone();
     let booked = prepare(shipment, carrier, now.clone()).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
-            let before = require(tx, &org_id, &id)?;
-            if before.status != ShipmentStatus::Pending {
-                return Err(not_bookable(before.status));
-            }
-            if before.updated_at != seen {
-                return Err(Error::InvalidState(
-                    "the shipment changed while it was being booked; book it again".into(),
-                ));
-            }
-            let mut shipment = before.clone();
-            let documents = apply(&mut shipment, booked, now);
-            save(tx, &shipment, Change::Updated(&before), &documents)?;
-            view_of(tx, shipment)
-        })
-        .await
+    ctx.commit(ops::BOOK_SHIPMENT.status(), move |tx| {
+        let before = require(tx, &org_id, &id)?;
+        if before.status != ShipmentStatus::Pending {
+            return Err(not_bookable(before.status));
+        }
+        if before.updated_at != seen {
+            return Err(Error::InvalidState(
+                "the shipment changed while it was being booked; book it again".into(),
+            ));
+        }
+        let mut shipment = before.clone();
+        let documents = apply(&mut shipment, booked, now);
+        save(tx, &shipment, Change::Updated(&before), &documents)?;
+        view_of(tx, shipment)
+    })
+    .await
 }
 
 fn not_bookable(status: ShipmentStatus) -> Error {

@@ -15,23 +15,24 @@ use crate::{
             ShipmentView,
         },
         status::ShipmentStatus,
-        usage::{Counter, month_of},
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, carriers, emit::Emitter, enum_param, instant_param,
+        Actor, Ctx, Input, PageParams, billing, carriers, emit::Emitter, enum_param, instant_param,
         operations as ops, sender_addresses,
     },
     store::{self, Reader, Tx, shipments::Filter},
 };
 
 mod booking;
+mod edit;
 mod returns;
 mod split;
 mod status;
 mod tracking;
 
 pub use booking::{book, document};
+pub use edit::{ShipmentPatch, update};
 pub use returns::create_return;
 pub use split::{
     BatchItem, BatchSplit, LineQuantity, Split, SplitOne, SplitOutcome, batch_split, split,
@@ -88,9 +89,8 @@ pub(crate) fn save(
 ) -> Result<()> {
     match change {
         Change::Created => {
+            billing::count_shipment(tx, &shipment.org_id, &shipment.created_at)?;
             store::shipments::insert(tx, shipment)?;
-            let period = month_of(&shipment.created_at);
-            tx.add_usage(&shipment.org_id, Counter::Shipments, period, 1)?;
         }
         Change::Updated(_) => store::shipments::update(tx, shipment)?,
         Change::Deleted => store::shipments::delete(tx, &shipment.org_id, &shipment.id)?,
@@ -100,6 +100,15 @@ pub(crate) fn save(
     }
     if let Some(order_id) = &shipment.order_id {
         tx.touch_order(&shipment.org_id, order_id, &shipment.updated_at);
+    }
+    // An edit may move a shipment to another order: the one it left changes too.
+    if let Change::Updated(Shipment {
+        order_id: Some(left),
+        ..
+    }) = change
+        && shipment.order_id.as_ref() != Some(left)
+    {
+        tx.touch_order(&shipment.org_id, left, &shipment.updated_at);
     }
     let mut events = Emitter::new(
         tx,
@@ -183,16 +192,15 @@ pub async fn create(
     let new = input.get()?;
     new.validate()?;
     let (org_id, now) = (org_id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
-            let shipment = create_in(tx, &org_id, new, now)?;
-            Ok(ShipmentView {
-                shipment,
-                documents: Vec::new(),
-                shipping_rule: None,
-            })
+    ctx.commit(ops::CREATE_SHIPMENT.status(), move |tx| {
+        let shipment = create_in(tx, &org_id, new, now)?;
+        Ok(ShipmentView {
+            shipment,
+            documents: Vec::new(),
+            shipping_rule: None,
         })
-        .await
+    })
+    .await
 }
 
 /// Creates a validated shipment inside the caller's transaction, checking its references.
@@ -201,29 +209,35 @@ pub(crate) fn create_in(tx: &Tx, org_id: &str, new: NewShipment, now: String) ->
     let carrier_id = &new.carrier_settings.carrier_id;
     carriers::require(tx, org_id, carrier_id, "carrierSettings.carrierId")?;
     if let Some(order_id) = &new.order_id {
-        let order = store::orders::get(tx, org_id, order_id)?.ok_or_else(|| {
-            Error::invalid(
-                "orderId",
-                format!("no order {order_id} in this organization"),
-            )
-        })?;
-        if !order.accepts_shipments() {
-            return Err(Error::InvalidState("the order is cancelled".into()));
-        }
+        open_order(tx, org_id, order_id)?;
     }
     let shipment = build(new, org_id, &address, now);
     save(tx, &shipment, Change::Created, &[])?;
     Ok(shipment)
 }
 
-/// Applies the defaults of DESIGN §7: ids, sender party, status, term of trade.
-fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -> Shipment {
-    let mut parties = new.parties;
-    if !parties.iter().any(|p| p.kind == "sender") {
-        parties.insert(0, sender_party(address));
+/// An order of the organization that takes shipments (400 on `orderId` when missing, 409 when
+/// cancelled).
+pub(crate) fn open_order(db: &Reader, org_id: &str, order_id: &str) -> Result<()> {
+    let order = store::orders::get(db, org_id, order_id)?.ok_or_else(|| {
+        Error::invalid(
+            "orderId",
+            format!("no order {order_id} in this organization"),
+        )
+    })?;
+    if !order.accepts_shipments() {
+        return Err(Error::InvalidState("the order is cancelled".into()));
     }
-    let mut parcels = new.parcels;
-    for parcel in &mut parcels {
+    Ok(())
+}
+
+/// The defaults of DESIGN §7 for parts: a sender party from the sender address when there is
+/// none, and ids for parcels and order lines that came without.
+pub(crate) fn fill_defaults(new: &mut NewShipment, address: &SenderAddress) {
+    if !new.parties.iter().any(|p| p.kind == "sender") {
+        new.parties.insert(0, sender_party(address));
+    }
+    for parcel in &mut new.parcels {
         if parcel.id.is_empty() {
             parcel.id = ids::new(ids::PARCEL);
         }
@@ -233,6 +247,11 @@ fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -
             }
         }
     }
+}
+
+/// Applies the defaults of DESIGN §7: ids, sender party, status, term of trade.
+fn build(mut new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -> Shipment {
+    fill_defaults(&mut new, address);
     Shipment {
         id: ids::new(ids::SHIPMENT),
         org_id: org_id.to_string(),
@@ -249,9 +268,9 @@ fn build(new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -
         split_from: None,
         splits_made: 0,
         body: ShipmentBody {
-            parties,
+            parties: new.parties,
             carrier_settings: new.carrier_settings,
-            parcels,
+            parcels: new.parcels,
             service_point_id: new.service_point_id,
             pickup_details: new.pickup_details,
             tracking: None,

@@ -42,21 +42,20 @@ pub async fn create_return(
         .await?;
     let booked = prepare(ret.clone(), carrier, now.clone()).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
-            let current = require(tx, &org_id, &id)?;
-            check_returnable(&current)?;
-            if current.updated_at != original.updated_at {
-                return Err(Error::InvalidState(
-                    "the shipment changed meanwhile; create the return again".into(),
-                ));
-            }
-            let mut ret = ret;
-            let documents = apply(&mut ret, booked, now);
-            save(tx, &ret, Change::Created, &documents)?;
-            view_of(tx, ret)
-        })
-        .await
+    ctx.commit(ops::CREATE_RETURN_SHIPMENT.status(), move |tx| {
+        let current = require(tx, &org_id, &id)?;
+        check_returnable(&current)?;
+        if current.updated_at != original.updated_at {
+            return Err(Error::InvalidState(
+                "the shipment changed meanwhile; create the return again".into(),
+            ));
+        }
+        let mut ret = ret;
+        let documents = apply(&mut ret, booked, now);
+        save(tx, &ret, Change::Created, &documents)?;
+        view_of(tx, ret)
+    })
+    .await
 }
 
 fn check_returnable(original: &Shipment) -> Result<()> {

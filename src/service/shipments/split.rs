@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use poem_openapi::Object;
+use poem_openapi::{Object, types::ToJSON};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -137,15 +137,25 @@ pub async fn split(
         references: vec![request.reference],
         field: "orderLineIds",
     };
-    let mut outcome = run(ctx, org_id, id, parcel_id, job).await?;
-    let new_shipment = outcome
-        .new_shipments
-        .pop()
-        .ok_or_else(|| Error::internal("a split made no shipment"))?;
-    Ok(SplitOne {
-        original_shipment: outcome.original_shipment,
-        new_shipment,
-    })
+    run(
+        ctx,
+        ops::SPLIT_PARCEL.status(),
+        org_id,
+        id,
+        parcel_id,
+        job,
+        |mut outcome| {
+            let new_shipment = outcome
+                .new_shipments
+                .pop()
+                .ok_or_else(|| Error::internal("a split made no shipment"))?;
+            Ok(SplitOne {
+                original_shipment: outcome.original_shipment,
+                new_shipment,
+            })
+        },
+    )
+    .await
 }
 
 pub async fn batch_split(
@@ -194,7 +204,16 @@ pub async fn batch_split(
         references,
         field: "shipments",
     };
-    run(ctx, org_id, id, parcel_id, job).await
+    run(
+        ctx,
+        ops::BATCH_SPLIT_PARCEL.status(),
+        org_id,
+        id,
+        parcel_id,
+        job,
+        Ok,
+    )
+    .await
 }
 
 struct Job {
@@ -220,16 +239,26 @@ fn check_common(
     errors.finish()
 }
 
-async fn run(ctx: &Ctx, org_id: &str, id: &str, parcel_id: &str, job: Job) -> Result<SplitOutcome> {
+/// Runs a split as the operation's one write; `answer` makes the operation's answer of it.
+async fn run<T: ToJSON + Send + 'static>(
+    ctx: &Ctx,
+    status: u16,
+    org_id: &str,
+    id: &str,
+    parcel_id: &str,
+    job: Job,
+    answer: fn(SplitOutcome) -> Result<T>,
+) -> Result<T> {
     let (org_id, id, parcel_id, now) = (
         org_id.to_string(),
         id.to_string(),
         parcel_id.to_string(),
         ctx.now(),
     );
-    ctx.db
-        .write(move |tx| split_in(tx, &org_id, &id, &parcel_id, job, &now))
-        .await
+    ctx.commit(status, move |tx| {
+        answer(split_in(tx, &org_id, &id, &parcel_id, job, &now)?)
+    })
+    .await
 }
 
 fn split_in(

@@ -38,22 +38,21 @@ pub async fn set_status(
     actor.authorize(org_id, &ops::SET_SHIPMENT_STATUS)?;
     let target = input.get()?.status;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
-            let before = require(tx, &org_id, &id)?;
-            if !before.status.can_move(target) {
-                return Err(Error::InvalidState(format!(
-                    "a {} shipment cannot move to {target}",
-                    before.status
-                )));
-            }
-            let mut shipment = before.clone();
-            shipment.status = target;
-            shipment.updated_at = now;
-            save(tx, &shipment, Change::Updated(&before), &[])?;
-            super::view_of(tx, shipment)
-        })
-        .await
+    ctx.commit(ops::SET_SHIPMENT_STATUS.status(), move |tx| {
+        let before = require(tx, &org_id, &id)?;
+        if !before.status.can_move(target) {
+            return Err(Error::InvalidState(format!(
+                "a {} shipment cannot move to {target}",
+                before.status
+            )));
+        }
+        let mut shipment = before.clone();
+        shipment.status = target;
+        shipment.updated_at = now;
+        save(tx, &shipment, Change::Updated(&before), &[])?;
+        super::view_of(tx, shipment)
+    })
+    .await
 }
 
 /// Removes a draft or pending shipment (409 otherwise).
@@ -90,33 +89,31 @@ pub async fn apply_shipping_rule(
     actor.authorize(org_id, &ops::APPLY_SHIPPING_RULE)?;
     let rule_id = input.get()?.shipping_rule_id;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
-            let before = require(tx, &org_id, &id)?;
-            let rule =
-                store::shipping_rules::get_rule(tx, &org_id, &rule_id)?.ok_or_else(|| {
-                    Error::invalid(
-                        "shippingRuleId",
-                        format!("no shipping rule {rule_id} in this organization"),
-                    )
-                })?;
-            if !before.status.is_unbooked() {
-                return Err(Error::InvalidState(format!(
-                    "rules apply only before booking; this shipment is {}",
-                    before.status
-                )));
-            }
-            let mut shipment = before.clone();
-            shipment.body.carrier_settings = rule.carrier_settings();
-            shipment.shipping_rule_id = Some(rule.id.clone());
-            shipment.updated_at = now;
-            save(tx, &shipment, Change::Updated(&before), &[])?;
-            let documents = store::documents::of_shipment(tx, &org_id, &id)?;
-            Ok(ShipmentView {
-                shipment,
-                documents,
-                shipping_rule: Some(ShippingRuleSummary::from(&rule)),
-            })
+    ctx.commit(ops::APPLY_SHIPPING_RULE.status(), move |tx| {
+        let before = require(tx, &org_id, &id)?;
+        let rule = store::shipping_rules::get_rule(tx, &org_id, &rule_id)?.ok_or_else(|| {
+            Error::invalid(
+                "shippingRuleId",
+                format!("no shipping rule {rule_id} in this organization"),
+            )
+        })?;
+        if !before.status.is_unbooked() {
+            return Err(Error::InvalidState(format!(
+                "rules apply only before booking; this shipment is {}",
+                before.status
+            )));
+        }
+        let mut shipment = before.clone();
+        shipment.body.carrier_settings = rule.carrier_settings();
+        shipment.shipping_rule_id = Some(rule.id.clone());
+        shipment.updated_at = now;
+        save(tx, &shipment, Change::Updated(&before), &[])?;
+        let documents = store::documents::of_shipment(tx, &org_id, &id)?;
+        Ok(ShipmentView {
+            shipment,
+            documents,
+            shipping_rule: Some(ShippingRuleSummary::from(&rule)),
         })
-        .await
+    })
+    .await
 }

@@ -56,21 +56,20 @@ pub async fn add_tracking_event(
         occurred_at,
     };
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
-            let before = require(tx, &org_id, &id)?;
-            let mut shipment = before.clone();
-            let tracking = shipment.body.tracking.get_or_insert_with(Tracking::default);
-            let at = tracking
-                .events
-                .iter()
-                .position(|e| e.occurred_at < event.occurred_at)
-                .unwrap_or(tracking.events.len());
-            tracking.events.insert(at, event);
-            tracking.status = tracking.events.first().map(|e| e.status);
-            shipment.updated_at = now;
-            save(tx, &shipment, Change::Updated(&before), &[])?;
-            view_of(tx, shipment)
-        })
-        .await
+    ctx.commit(ops::ADD_TRACKING_EVENT.status(), move |tx| {
+        let before = require(tx, &org_id, &id)?;
+        let mut shipment = before.clone();
+        let tracking = shipment.body.tracking.get_or_insert_with(Tracking::default);
+        let at = tracking
+            .events
+            .iter()
+            .position(|e| e.occurred_at < event.occurred_at)
+            .unwrap_or(tracking.events.len());
+        tracking.events.insert(at, event);
+        tracking.status = tracking.events.first().map(|e| e.status);
+        shipment.updated_at = now;
+        save(tx, &shipment, Change::Updated(&before), &[])?;
+        view_of(tx, shipment)
+    })
+    .await
 }

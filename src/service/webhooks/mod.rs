@@ -45,10 +45,11 @@ pub async fn create(
         updated_at: now,
     };
     let sealed = seal(ctx, &webhook)?;
-    ctx.db
-        .write(move |tx| store::webhooks::save(tx, &sealed))
-        .await?;
-    Ok(webhook)
+    ctx.commit(ops::CREATE_WEBHOOK.status(), move |tx| {
+        store::webhooks::save(tx, &sealed)?;
+        Ok(webhook)
+    })
+    .await
 }
 
 pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: PageParams) -> Result<WebhookPage> {
@@ -158,13 +159,12 @@ pub async fn rotate_secret(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> 
         ..current
     };
     let sealed = seal(ctx, &rotated)?;
-    ctx.db
-        .write(move |tx| {
-            require(tx, &sealed.org_id, &sealed.id)?;
-            store::webhooks::save(tx, &sealed)
-        })
-        .await?;
-    Ok(rotated)
+    ctx.commit(ops::ROTATE_WEBHOOK_SECRET.status(), move |tx| {
+        require(tx, &sealed.org_id, &sealed.id)?;
+        store::webhooks::save(tx, &sealed)?;
+        Ok(rotated)
+    })
+    .await
 }
 
 /// Sends a signed `webhook.test` event now (inactive webhooks too) and records the attempt.
@@ -185,11 +185,12 @@ pub async fn test(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<De
     };
     let outcome = delivery::send(ctx, &webhook, &message).await;
     let attempt = delivery::attempt(&webhook.id, &message, 1, &outcome, ctx.now());
-    let (org_id, record) = (org_id.to_string(), attempt.clone());
-    ctx.db
-        .write(move |tx| store::deliveries::record_attempt(tx, &org_id, &record))
-        .await?;
-    Ok(attempt)
+    let org_id = org_id.to_string();
+    ctx.commit(ops::TEST_WEBHOOK.status(), move |tx| {
+        store::deliveries::record_attempt(tx, &org_id, &attempt)?;
+        Ok(attempt)
+    })
+    .await
 }
 
 /// The delivery attempts of a webhook, newest first.

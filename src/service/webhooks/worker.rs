@@ -23,7 +23,7 @@ use crate::{
     events::schedule,
     model::time,
     service::{
-        Ctx,
+        Ctx, idempotency,
         webhooks::{delivery, reveal},
     },
     store::{self, deliveries::Due},
@@ -236,13 +236,19 @@ async fn attempt(ctx: &Ctx, due: Due) -> Result<()> {
         .await
 }
 
-/// Removes delivered events and log rows older than `webhooks.retention_days`.
+/// Removes delivered events and log rows older than `webhooks.retention_days`, and
+/// idempotency keys past their 24 hours.
 async fn prune(ctx: &Ctx) -> Result<()> {
     let days = i64::from(ctx.config.webhooks.retention_days);
-    let before = ctx.clock.now() - ::time::Duration::days(days);
+    let now = ctx.clock.now();
+    let before = now - ::time::Duration::days(days);
+    let keys_before = time::format(now - ::time::Duration::hours(idempotency::KEEP_HOURS));
     let removed = ctx
         .db
-        .write(move |tx| store::deliveries::prune(tx, before))
+        .write(move |tx| {
+            Ok(store::deliveries::prune(tx, before)?
+                + store::idempotency::prune(tx, &keys_before)?)
+        })
         .await?;
     if removed > 0 {
         tracing::info!(removed, "pruned webhook events and delivery log");

@@ -1,0 +1,318 @@
+//! Strict request bodies (DESIGN §5), checked against the schema the OpenAPI document shows for
+//! the body's type, before it is decoded: every unknown field (with a suggestion when a known
+//! one is close in spelling), every missing required field, and every value of the wrong type
+//! or outside its enum is reported at once, each with its path. Free-form objects (carrier
+//! `config`, `additionalParameters`, `externalData`, `customs`) take any keys. MCP tool
+//! arguments are checked the same way.
+
+use std::{
+    any::TypeId,
+    collections::{BTreeMap, HashMap},
+    sync::{Arc, Mutex, OnceLock},
+};
+
+use poem_openapi::{
+    registry::{MetaSchema, MetaSchemaRef, Registry},
+    types::Type,
+};
+use serde_json::Value;
+
+use crate::error::FieldError;
+
+/// The schema of a body type and every schema it refers to.
+struct Compiled {
+    root: MetaSchemaRef,
+    schemas: BTreeMap<String, MetaSchema>,
+}
+
+fn compiled<T: Type + 'static>() -> Arc<Compiled> {
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Compiled>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    cache
+        .entry(TypeId::of::<T>())
+        .or_insert_with(|| {
+            let mut registry = Registry::new();
+            T::register(&mut registry);
+            Arc::new(Compiled {
+                root: T::schema_ref(),
+                schemas: registry.schemas,
+            })
+        })
+        .clone()
+}
+
+/// Everything wrong with `value` as a body of type `T`.
+pub fn violations<T: Type + 'static>(value: &Value) -> Vec<FieldError> {
+    let compiled = compiled::<T>();
+    let mut errors = Vec::new();
+    check(&compiled, &compiled.root, value, "", &mut errors);
+    errors
+}
+
+fn resolve<'a>(compiled: &'a Compiled, schema: &'a MetaSchemaRef) -> Option<&'a MetaSchema> {
+    match schema {
+        MetaSchemaRef::Inline(schema) => Some(schema),
+        MetaSchemaRef::Reference(name) => compiled.schemas.get(name),
+    }
+}
+
+fn at(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_string()
+    } else {
+        format!("{path}.{field}")
+    }
+}
+
+fn push(errors: &mut Vec<FieldError>, path: &str, message: impl Into<String>) {
+    errors.push(FieldError {
+        field: if path.is_empty() {
+            "body".into()
+        } else {
+            path.into()
+        },
+        message: message.into(),
+    });
+}
+
+fn check(
+    compiled: &Compiled,
+    schema: &MetaSchemaRef,
+    value: &Value,
+    path: &str,
+    errors: &mut Vec<FieldError>,
+) {
+    let Some(schema) = resolve(compiled, schema) else {
+        return;
+    };
+    // A property with its own description refers to its type through `allOf`.
+    for part in &schema.all_of {
+        check(compiled, part, value, path, errors);
+    }
+    if !schema.any_of.is_empty() || !schema.one_of.is_empty() {
+        let mut first = None;
+        for part in schema.any_of.iter().chain(&schema.one_of) {
+            let mut found = Vec::new();
+            check(compiled, part, value, path, &mut found);
+            if found.is_empty() {
+                first = None;
+                break;
+            }
+            first.get_or_insert(found);
+        }
+        errors.extend(first.unwrap_or_default());
+    }
+    if value.is_null() {
+        if !schema.nullable && !schema.ty.is_empty() {
+            push(errors, path, "must not be null");
+        }
+        return;
+    }
+    match schema.ty {
+        "object" => check_object(compiled, schema, value, path, errors),
+        "array" => match value.as_array() {
+            Some(items) => {
+                if let Some(item) = &schema.items {
+                    for (i, v) in items.iter().enumerate() {
+                        check(compiled, item, v, &format!("{path}[{i}]"), errors);
+                    }
+                }
+            }
+            None => push(errors, path, "must be a list"),
+        },
+        "string" => match value.as_str() {
+            Some(text) => check_enum(schema, text, path, errors),
+            None => push(errors, path, "must be a string"),
+        },
+        "integer" if !(value.is_i64() || value.is_u64()) => {
+            push(errors, path, "must be a whole number");
+        }
+        "number" if !value.is_number() => push(errors, path, "must be a number"),
+        "boolean" if !value.is_boolean() => push(errors, path, "must be true or false"),
+        _ => {}
+    }
+}
+
+fn check_enum(schema: &MetaSchema, text: &str, path: &str, errors: &mut Vec<FieldError>) {
+    if schema.enum_items.is_empty() || schema.enum_items.iter().any(|v| v == text) {
+        return;
+    }
+    let allowed: Vec<&str> = schema.enum_items.iter().filter_map(Value::as_str).collect();
+    push(
+        errors,
+        path,
+        format!("must be one of {}", allowed.join(", ")),
+    );
+}
+
+fn check_object(
+    compiled: &Compiled,
+    schema: &MetaSchema,
+    value: &Value,
+    path: &str,
+    errors: &mut Vec<FieldError>,
+) {
+    let Some(object) = value.as_object() else {
+        push(errors, path, "must be an object");
+        return;
+    };
+    if schema.properties.is_empty() {
+        // A map: free-form unless its values have a schema of their own.
+        if let Some(values) = &schema.additional_properties {
+            for (key, v) in object {
+                check(compiled, values, v, &at(path, key), errors);
+            }
+        }
+        return;
+    }
+    for (key, v) in object {
+        // `null` for a field that may be left out means the same as leaving it out.
+        if v.is_null() && !schema.required.contains(&key.as_str()) {
+            continue;
+        }
+        match schema.properties.iter().find(|(name, _)| name == key) {
+            Some((_, property)) => check(compiled, property, v, &at(path, key), errors),
+            None if schema.additional_properties.is_some() => {}
+            None => {
+                let known = schema.properties.iter().map(|(name, _)| *name);
+                let message = match suggestion(key, known) {
+                    Some(close) => format!("unknown field; did you mean \"{close}\"?"),
+                    None => "unknown field".to_string(),
+                };
+                push(errors, &at(path, key), message);
+            }
+        }
+    }
+    for required in &schema.required {
+        if !object.contains_key(*required) {
+            push(errors, &at(path, required), "is required");
+        }
+    }
+}
+
+/// A known field close in spelling to `unknown`: at most two edits away (one for short
+/// names), or one containing the other.
+fn suggestion<'a>(unknown: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = unknown.to_lowercase();
+    known
+        .map(|name| (name, distance(&lower, &name.to_lowercase())))
+        .filter(|(name, d)| {
+            let budget = if name.len() <= 4 { 1 } else { 2 };
+            let contains = name.len() >= 4
+                && (lower.contains(&name.to_lowercase()) || name.to_lowercase().contains(&lower));
+            *d <= budget || contains
+        })
+        .min_by_key(|(_, d)| *d)
+        .map(|(name, _)| name)
+}
+
+/// Levenshtein distance in characters.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(ca != *cb);
+            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::model::{address::AddressFields, shipment::NewShipment};
+
+    fn fields(errors: &[FieldError]) -> Vec<(&str, &str)> {
+        errors
+            .iter()
+            .map(|e| (e.field.as_str(), e.message.as_str()))
+            .collect()
+    }
+
+    fn address() -> Value {
+        json!({"name": "Main", "attContact": "Mette", "address1": "Industrivej 12", "zipcode": "8000",
+               "city": "Aarhus", "phone": "+45", "countryCode": "DK", "state": "Midtjylland",
+               "email": "w@example.com"})
+    }
+
+    #[test]
+    fn a_valid_body_has_no_violations() {
+        assert!(violations::<AddressFields>(&address()).is_empty());
+    }
+
+    #[test]
+    fn unknown_fields_are_named_with_a_suggestion() {
+        let mut body = address();
+        body["adress2"] = json!("2nd floor");
+        body["favouriteColour"] = json!("teal");
+        assert_eq!(
+            fields(&violations::<AddressFields>(&body)),
+            [
+                ("adress2", "unknown field; did you mean \"address2\"?"),
+                ("favouriteColour", "unknown field")
+            ]
+        );
+    }
+
+    #[test]
+    fn every_missing_field_is_named_at_once() {
+        let mut body = address();
+        for name in ["attContact", "zipcode", "state"] {
+            body.as_object_mut().map(|o| o.remove(name));
+        }
+        let errors = violations::<AddressFields>(&body);
+        let mut named: Vec<_> = fields(&errors).into_iter().map(|(f, _)| f).collect();
+        named.sort_unstable();
+        assert_eq!(named, ["attContact", "state", "zipcode"]);
+    }
+
+    #[test]
+    fn nested_paths_types_and_enums_are_reported_and_free_form_objects_take_anything() {
+        let body = json!({
+            "reference": 7, "senderAddressId": "adr_1", "type": "outbound", "status": "lost",
+            "parties": [{"type": "receiver", "name": "J", "address1": "S 1", "postalCode": "1",
+                         "city": "C", "countryCode": "SE", "phoneNumber": "+46"}],
+            "carrierSettings": {"carrierId": "car_1", "productId": "p",
+                                "additionalParameters": {"anything": {"goes": [1]}}},
+            "parcels": [{"weight": "heavy", "orderLines": [{"sku": "A", "quantity": 1.5, "qty": 3}]}],
+        });
+        assert_eq!(
+            fields(&violations::<NewShipment>(&body)),
+            [
+                ("parcels[0].orderLines[0].qty", "unknown field"),
+                (
+                    "parcels[0].orderLines[0].quantity",
+                    "must be a whole number"
+                ),
+                ("parcels[0].weight", "must be a number"),
+                (
+                    "parties[0].phoneNumber",
+                    "unknown field; did you mean \"phone\"?"
+                ),
+                ("reference", "must be a string"),
+                (
+                    "status",
+                    "must be one of draft, pending, processing, dispatched, partly_dispatched, error, cancelled, on_hold"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn suggestions_need_a_close_spelling() {
+        let known = ["address2", "zipcode", "name"];
+        assert_eq!(suggestion("adress2", known.into_iter()), Some("address2"));
+        assert_eq!(suggestion("zip", known.into_iter()), Some("zipcode"));
+        assert_eq!(suggestion("colour", known.into_iter()), None);
+        assert_eq!(suggestion("nmae", known.into_iter()), None);
+        assert_eq!(suggestion("names", known.into_iter()), Some("name"));
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+}

@@ -1,5 +1,5 @@
 //! `Idempotency-Key` on POST requests (DESIGN §15): the HTTP side of `service::idempotency`.
-//! A request with a key and a credential is fingerprinted (method, path, body), reserved or
+//! A POST with a key is authenticated first (keys belong to a credential), fingerprinted (method, path, body), reserved or
 //! answered from the stored answer (`Idempotent-Replayed: true`), and run with the reservation
 //! in scope; a failed request gives its key up.
 
@@ -9,28 +9,30 @@ use poem::{
 };
 
 use crate::{
-    api::problem::ApiError,
+    api::{problem::ApiError, security},
     error::Error,
     service::{
         Ctx,
+        actor::Principal,
         idempotency::{self, Answer, Begin},
     },
 };
 
 /// Answers `req` through `ep`, idempotently when it carries an `Idempotency-Key`.
-pub async fn call<E: Endpoint>(ep: &E, req: Request, ctx: &Ctx, max_body: u64) -> Response {
+pub async fn call<E: Endpoint>(ep: &E, mut req: Request, ctx: &Ctx, max_body: u64) -> Response {
     let key = req
         .headers()
         .get("idempotency-key")
         .map(|v| v.to_str().map(str::to_string));
-    let credential = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    // Without a credential the request is answered 401 anyway; other methods are idempotent.
-    let (Some(key), Some(credential), &Method::POST) = (key, credential, req.method()) else {
+    // Other methods are idempotent by themselves.
+    let (Some(key), &Method::POST) = (key, req.method()) else {
         return respond(ep, req).await;
+    };
+    // Keys belong to a credential: without one that authenticates, the handler answers (401,
+    // 429, or an anonymous sign-up) and no key is looked at or stored.
+    let actor = match security::authenticate_ahead(&mut req, ctx).await {
+        Some(actor) if !matches!(actor.principal, Principal::Anonymous) => actor,
+        _ => return respond(ep, req).await,
     };
     let Ok(key) = key else {
         return ApiError::from(Error::invalid("Idempotency-Key", "must be visible ASCII"))
@@ -52,9 +54,10 @@ pub async fn call<E: Endpoint>(ep: &E, req: Request, ctx: &Ctx, max_body: u64) -
         .path_and_query()
         .map_or("", |p| p.as_str())
         .to_string();
-    let fingerprint = idempotency::fingerprint(&[parts.method.as_str().as_bytes(), path.as_bytes(), &bytes]);
+    let fingerprint =
+        idempotency::fingerprint(&[parts.method.as_str().as_bytes(), path.as_bytes(), &bytes]);
     let req = Request::from_parts(parts, Body::from(bytes));
-    let slot = match idempotency::begin(ctx, idempotency::credential_id(&credential), &key, fingerprint).await {
+    let slot = match idempotency::begin(ctx, &actor, &key, fingerprint).await {
         Ok(Begin::Run(slot)) => slot,
         Ok(Begin::Replay(answer)) => return replay(answer),
         Err(err) => return ApiError::from(err).into_response(),

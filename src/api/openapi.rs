@@ -131,7 +131,10 @@ fn mark_nullable(document: &mut Value) {
                 continue;
             };
             if let Some(reference) = object.remove("$ref") {
-                object.insert("allOf".into(), Value::Array(vec![serde_json::json!({ "$ref": reference })]));
+                object.insert(
+                    "allOf".into(),
+                    Value::Array(vec![serde_json::json!({ "$ref": reference })]),
+                );
             }
             object.insert("nullable".into(), Value::Bool(true));
         }
@@ -149,7 +152,10 @@ fn close_request_objects(document: &mut Value) {
         .filter_map(Value::as_object)
         .flat_map(|item| item.values())
     {
-        if let Some(content) = op.pointer("/requestBody/content").and_then(Value::as_object) {
+        if let Some(content) = op
+            .pointer("/requestBody/content")
+            .and_then(Value::as_object)
+        {
             for media in content.values() {
                 references(&media["schema"], &mut pending);
             }
@@ -177,10 +183,10 @@ fn close_request_objects(document: &mut Value) {
 fn references(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
-            if let Some(Value::String(r)) = map.get("$ref") {
-                if let Some(name) = r.strip_prefix("#/components/schemas/") {
-                    out.push(name.to_string());
-                }
+            if let Some(Value::String(r)) = map.get("$ref")
+                && let Some(name) = r.strip_prefix("#/components/schemas/")
+            {
+                out.push(name.to_string());
             }
             for v in map.values() {
                 references(v, out);

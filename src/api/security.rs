@@ -35,6 +35,9 @@ async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor, ApiError> {
 pub struct BearerAuth(pub Actor);
 
 async fn check(req: &Request, bearer: Bearer) -> poem::Result<Actor> {
+    if let Some(Authenticated(actor)) = req.extensions().get::<Authenticated>() {
+        return Ok(actor.clone());
+    }
     let ctx = req
         .data::<Ctx>()
         .ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
@@ -44,6 +47,9 @@ async fn check(req: &Request, bearer: Bearer) -> poem::Result<Actor> {
 /// The actor behind an optional `Authorization` header (for public operations that do more for
 /// callers who identify themselves, such as POST /orgs).
 pub async fn optional_actor(req: &Request) -> Result<Actor, ApiError> {
+    if let Some(Authenticated(actor)) = req.extensions().get::<Authenticated>() {
+        return Ok(actor.clone());
+    }
     let Some(header) = req.headers().get(poem::http::header::AUTHORIZATION) else {
         return Ok(Actor::anonymous());
     };
@@ -57,4 +63,24 @@ pub async fn optional_actor(req: &Request) -> Result<Actor, ApiError> {
         .data::<Ctx>()
         .ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
     authenticate(ctx, credential).await
+}
+
+/// An actor authenticated ahead of the handler, kept on the request so that the handler neither
+/// authenticates again nor spends the rate budget twice.
+#[derive(Clone)]
+struct Authenticated(Actor);
+
+/// Authenticates the request's bearer credential before it reaches its handler (the idempotency
+/// edge needs to know whose key it holds) and leaves the actor on the request. None when there
+/// is no bearer credential or it does not authenticate: the handler then answers as it would.
+pub async fn authenticate_ahead(req: &mut Request, ctx: &Ctx) -> Option<Actor> {
+    let header = req.headers().get(poem::http::header::AUTHORIZATION)?;
+    let value = header.to_str().ok()?;
+    let (scheme, credential) = value.split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return None;
+    }
+    let actor = authenticate(ctx, credential.trim()).await.ok()?;
+    req.extensions_mut().insert(Authenticated(actor.clone()));
+    Some(actor)
 }

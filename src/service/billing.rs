@@ -122,7 +122,7 @@ fn report(plan: &Plan, counts: &Counts, current_period: Period) -> Usage {
             used: counts.shipments,
             included,
             overage,
-            overage_charges: overage as f64 * plan.overage_price,
+            overage_charges: cents(overage as f64 * plan.overage_price),
         },
         limits: Limits {
             team_members: of(0),
@@ -139,10 +139,15 @@ fn report(plan: &Plan, counts: &Counts, current_period: Period) -> Usage {
                 kind: a.kind.clone(),
                 quantity: a.quantity,
                 unit_price: a.unit_price,
-                total_price: a.quantity as f64 * a.unit_price,
+                total_price: cents(a.quantity as f64 * a.unit_price),
             })
             .collect(),
     }
+}
+
+/// An amount rounded to whole cents, so that 3 × 0.1 reads 0.3.
+fn cents(amount: f64) -> f64 {
+    (amount * 100.0).round() / 100.0
 }
 
 #[cfg(test)]
@@ -197,5 +202,20 @@ mod tests {
             (unlimited.shipments.included, unlimited.shipments.overage),
             (0, 0)
         );
+    }
+
+    #[test]
+    fn overage_charges_are_whole_cents() {
+        let counts = Counts {
+            plan: "x".into(),
+            shipments: 6,
+            live: [0; 6],
+        };
+        let dime = Plan {
+            overage_price: 0.1,
+            ..plan()
+        };
+        let usage = report(&dime, &counts, Period::of(time::OffsetDateTime::UNIX_EPOCH));
+        assert_eq!(usage.shipments.overage_charges, 0.3);
     }
 }

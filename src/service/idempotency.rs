@@ -18,7 +18,7 @@ use ring::digest;
 use crate::{
     error::{Error, Result},
     model::time,
-    service::Ctx,
+    service::{Actor, Ctx, actor::Principal},
     store::{self, Tx},
     vault::Vault,
 };
@@ -87,11 +87,14 @@ pub fn check_key(key: &str) -> Result<()> {
     }
 }
 
-/// What identifies a credential without storing it: the SHA-256 of its value.
-pub fn credential_id(credential: &str) -> Vec<u8> {
-    digest::digest(&digest::SHA256, credential.as_bytes())
-        .as_ref()
-        .to_vec()
+/// Whose keys a request's key is among: its credential (an API token's id). Anonymous callers
+/// have no keys.
+fn credential_of(actor: &Actor) -> Option<Vec<u8>> {
+    match &actor.principal {
+        Principal::ApiToken { token_id, .. } => Some(token_id.as_bytes().to_vec()),
+        Principal::Admin => Some(b"admin".to_vec()),
+        Principal::Anonymous => None,
+    }
 }
 
 /// What identifies a request: the SHA-256 of its parts (method, path, body).
@@ -104,14 +107,12 @@ pub fn fingerprint(parts: &[&[u8]]) -> Vec<u8> {
     context.finish().as_ref().to_vec()
 }
 
-/// Reserves `key` for the request with `fingerprint`, or says what to answer instead.
-pub async fn begin(
-    ctx: &Ctx,
-    credential: Vec<u8>,
-    key: &str,
-    fingerprint: Vec<u8>,
-) -> Result<Begin> {
+/// Reserves `key` for the authenticated `actor`'s request with `fingerprint`, or says what to
+/// answer instead.
+pub async fn begin(ctx: &Ctx, actor: &Actor, key: &str, fingerprint: Vec<u8>) -> Result<Begin> {
     check_key(key)?;
+    let credential = credential_of(actor)
+        .ok_or_else(|| Error::internal("an idempotency key needs a credential"))?;
     let now = ctx.clock.now();
     let expired = time::format(now - ::time::Duration::hours(KEEP_HOURS));
     let abandoned = time::format(now - ::time::Duration::seconds(ABANDONED_AFTER_SECONDS));

@@ -40,7 +40,11 @@ async fn tiny() -> (TestApp, TestOrg) {
 
 fn set_plan(app: &TestApp, org: &TestOrg, plan: &str) {
     let out = app.cli(&["org", "set-plan", &org.id, plan]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 async fn usage(app: &TestApp, org: &TestOrg) -> Value {
@@ -93,54 +97,45 @@ async fn the_plan_sets_the_limits_and_add_ons_raise_them() {
 #[tokio::test]
 async fn each_resource_limit_is_402_at_the_limit_and_fine_below_it() {
     let (app, org) = tiny().await;
-    let address = post(&app, &org, "/sender-addresses", sender_address_body())
-        .await
-        .expect(201);
-    post(&app, &org, "/sender-addresses", sender_address_body())
-        .await
-        .expect(201);
+    let created = fill(&app, &org, "/sender-addresses", sender_address_body(), 2).await;
     let problem = post(&app, &org, "/sender-addresses", sender_address_body())
         .await
         .problem(402, "plan_limit_reached");
-    assert!(problem["detail"].as_str().unwrap_or_default().contains("sender addresses"), "{problem}");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("sender addresses"),
+        "{problem}"
+    );
+    let address_id = id_of(&created[0]);
 
-    let address_id = id_of(&address);
-    let carriers: Vec<String> = {
-        let mut ids = Vec::new();
-        for _ in 0..3 {
-            ids.push(id_of(&post(&app, &org, "/carriers", carrier_body(&address_id)).await.expect(201)));
-        }
-        ids
-    };
-    post(&app, &org, "/carriers", carrier_body(&address_id))
-        .await
-        .problem(402, "plan_limit_reached");
-
-    for _ in 0..2 {
-        post(&app, &org, "/shipping-rules", rule_body(&carriers[0], &address_id)).await.expect(201);
-    }
-    post(&app, &org, "/shipping-rules", rule_body(&carriers[0], &address_id))
-        .await
-        .problem(402, "plan_limit_reached");
-
-    for _ in 0..2 {
-        post(&app, &org, "/order-channels", order_channel_body("manual")).await.expect(201);
-    }
-    post(&app, &org, "/order-channels", order_channel_body("manual"))
-        .await
-        .problem(402, "plan_limit_reached");
-
+    let carriers = fill(&app, &org, "/carriers", carrier_body(&address_id), 3).await;
+    let rule = rule_body(&id_of(&carriers[0]), &address_id);
+    fill(&app, &org, "/shipping-rules", rule, 2).await;
+    fill(
+        &app,
+        &org,
+        "/order-channels",
+        order_channel_body("manual"),
+        2,
+    )
+    .await;
     // The owner's token is the first of three.
-    for _ in 0..2 {
-        post(&app, &org, "/api-tokens", json!({"name": "t", "scopes": ["read:all"]})).await.expect(201);
-    }
-    post(&app, &org, "/api-tokens", json!({"name": "t", "scopes": ["read:all"]}))
-        .await
-        .problem(402, "plan_limit_reached");
+    fill(
+        &app,
+        &org,
+        "/api-tokens",
+        json!({"name": "t", "scopes": ["read:all"]}),
+        2,
+    )
+    .await;
 
     // The owner is the first of two team members.
     let add = |email: &str| {
-        app.cli(&["user", "add", "--org", &org.id, "--email", email, "--name", "Member"])
+        app.cli(&[
+            "user", "add", "--org", &org.id, "--email", email, "--name", "Member",
+        ])
     };
     assert!(add("one@example.com").status.success());
     let refused = add("two@example.com");
@@ -166,47 +161,74 @@ async fn shipments_past_the_included_ones_need_overage_and_are_charged() {
     let (address, carrier) = app.create_address_and_carrier(&org).await;
     let body = shipment_body(&id_of(&address), &id_of(&carrier));
     for _ in 0..3 {
-        post(&app, &org, "/shipments", body.clone()).await.expect(201);
+        post(&app, &org, "/shipments", body.clone())
+            .await
+            .expect(201);
     }
     let problem = post(&app, &org, "/shipments", body.clone())
         .await
         .problem(402, "plan_limit_reached");
-    assert!(problem["detail"].as_str().unwrap_or_default().contains("shipments"));
-    app.put(&format!("/orgs/{}", org.id), &org.token, json!({"overageEnabled": true}))
-        .await
-        .expect(200);
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("shipments")
+    );
+    app.put(
+        &format!("/orgs/{}", org.id),
+        &org.token,
+        json!({"overageEnabled": true}),
+    )
+    .await
+    .expect(200);
     for _ in 0..2 {
-        post(&app, &org, "/shipments", body.clone()).await.expect(201);
+        post(&app, &org, "/shipments", body.clone())
+            .await
+            .expect(201);
     }
     assert_eq!(
         usage(&app, &org).await["shipments"],
         json!({"used": 5, "included": 3, "overage": 2, "overageCharges": 3.0})
     );
     // Deleting a shipment does not give its count back: usage counts what was created.
-    let list = app.get(&format!("/orgs/{}/shipments?limit=1", org.id), &org.token).await.expect(200);
-    app.delete(&format!("/orgs/{}/shipments/{}", org.id, id_of(&list["data"][0])), &org.token)
+    let list = app
+        .get(&format!("/orgs/{}/shipments?limit=1", org.id), &org.token)
         .await
         .expect(200);
+    app.delete(
+        &format!("/orgs/{}/shipments/{}", org.id, id_of(&list["data"][0])),
+        &org.token,
+    )
+    .await
+    .expect(200);
     assert_eq!(usage(&app, &org).await["shipments"]["used"], 5);
 }
 
 #[tokio::test]
 async fn the_period_is_the_calendar_month_in_utc() {
-    let now = Arc::new(Mutex::new(time::macros::datetime!(2026-11-30 23:59:59.999 UTC)));
+    let now = Arc::new(Mutex::new(
+        time::macros::datetime!(2026-11-30 23:59:59.999 UTC),
+    ));
     let app = TestApp::spawn_with_clock(PLANS, Clock::Set(now.clone())).await;
     let org = app.create_org();
     set_plan(&app, &org, "tiny");
     let (address, carrier) = app.create_address_and_carrier(&org).await;
     let body = shipment_body(&id_of(&address), &id_of(&carrier));
     for _ in 0..3 {
-        post(&app, &org, "/shipments", body.clone()).await.expect(201);
+        post(&app, &org, "/shipments", body.clone())
+            .await
+            .expect(201);
     }
     post(&app, &org, "/shipments", body.clone())
         .await
         .problem(402, "plan_limit_reached");
-    assert_eq!(usage(&app, &org).await["currentPeriod"]["start"], "2026-11-01T00:00:00.000Z");
+    assert_eq!(
+        usage(&app, &org).await["currentPeriod"]["start"],
+        "2026-11-01T00:00:00.000Z"
+    );
 
-    *now.lock().unwrap_or_else(|p| p.into_inner()) = time::macros::datetime!(2026-12-01 00:00:00 UTC);
+    *now.lock().unwrap_or_else(|p| p.into_inner()) =
+        time::macros::datetime!(2026-12-01 00:00:00 UTC);
     let december = usage(&app, &org).await;
     assert_eq!(
         december["currentPeriod"],
@@ -226,7 +248,10 @@ async fn fifty_concurrent_creates_against_a_limit_of_three_admit_exactly_three()
     let statuses = burst(&app, &url, &org.token, body).await;
     assert_eq!(count(&statuses, 201), 3, "{statuses:?}");
     assert_eq!(count(&statuses, 402), 47, "{statuses:?}");
-    let list = app.get(&format!("/orgs/{}/shipments", org.id), &org.token).await.expect(200);
+    let list = app
+        .get(&format!("/orgs/{}/shipments", org.id), &org.token)
+        .await
+        .expect(200);
     assert_eq!(list["total"], 3);
     assert_eq!(usage(&app, &org).await["shipments"]["used"], 3);
 
@@ -237,10 +262,28 @@ async fn fifty_concurrent_creates_against_a_limit_of_three_admit_exactly_three()
     assert_eq!(count(&statuses, 402), 49, "{statuses:?}");
 }
 
+/// Creates `count` of a resource (201 each) and shows that one more is 402.
+async fn fill(app: &TestApp, org: &TestOrg, path: &str, body: Value, count: usize) -> Vec<Value> {
+    let mut created = Vec::new();
+    for _ in 0..count {
+        created.push(post(app, org, path, body.clone()).await.expect(201));
+    }
+    post(app, org, path, body)
+        .await
+        .problem(402, "plan_limit_reached");
+    created
+}
+
 async fn burst(app: &TestApp, url: &str, token: &str, body: Value) -> Vec<u16> {
     let requests = (0..50).map(|_| {
         let request = app.client.post(url).bearer_auth(token).json(&body);
-        tokio::spawn(async move { request.send().await.map(|r| r.status().as_u16()).unwrap_or(0) })
+        tokio::spawn(async move {
+            request
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+                .unwrap_or(0)
+        })
     });
     let mut statuses = Vec::new();
     for handle in requests.collect::<Vec<_>>() {
@@ -258,6 +301,9 @@ async fn set_plan_refuses_unknown_plans_and_organizations() {
     let (app, org) = tiny().await;
     let err = app.cli_fails(&["org", "set-plan", &org.id, "platinum"], 1);
     assert!(err.contains("platinum") && err.contains("tiny"), "{err}");
-    let err = app.cli_fails(&["org", "set-plan", "org_01ARZ3NDEKTSV4RRFFQ69G5FAV", "tiny"], 1);
+    let err = app.cli_fails(
+        &["org", "set-plan", "org_01ARZ3NDEKTSV4RRFFQ69G5FAV", "tiny"],
+        1,
+    );
     assert!(err.contains("not found"), "{err}");
 }

@@ -47,12 +47,20 @@ async fn a_merge_patch_changes_what_it_names_and_keeps_the_rest() {
     .expect(200);
     assert_eq!(patched["reference"], "EDITED");
     assert_eq!(patched["carrierSettings"]["productId"], "express");
-    assert_eq!(patched["carrierSettings"]["carrierId"], id_of(&carrier), "objects merge");
+    assert_eq!(
+        patched["carrierSettings"]["carrierId"],
+        id_of(&carrier),
+        "objects merge"
+    );
     assert_eq!(patched["servicePointId"], Value::Null);
     let parcels = parcels_of(&patched);
     assert_eq!(parcels.len(), 2, "arrays replace");
     assert_eq!(parcels[0]["id"], parcel["id"], "ids given are kept");
-    assert!(parcels[1]["id"].as_str().is_some_and(|p| p.starts_with("prc_")));
+    assert!(
+        parcels[1]["id"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("prc_"))
+    );
     assert_eq!(patched["parties"], created["parties"]);
     assert_eq!(patched["status"], "pending");
     let got = app
@@ -76,7 +84,10 @@ async fn an_invalid_result_is_400_naming_the_field_and_changes_nothing() {
         (json!({"reference": ""}), "reference"),
         (json!({"status": "dispatched"}), "status"),
         (json!({"referense": "X"}), "referense"),
-        (json!({"senderAddressId": "adr_01ARZ3NDEKTSV4RRFFQ69G5FAV"}), "senderAddressId"),
+        (
+            json!({"senderAddressId": "adr_01ARZ3NDEKTSV4RRFFQ69G5FAV"}),
+            "senderAddressId",
+        ),
         (json!({"reference": null}), "reference"),
     ] {
         let problem = patch(&app, &org, &id, body.clone(), "application/json")
@@ -100,9 +111,15 @@ async fn only_unbooked_shipments_are_edited() {
         .create_shipment(&org, shipment_body(&id_of(&address), &id_of(&carrier)))
         .await;
     app.book_shipment(&org, &id_of(&created)).await;
-    patch(&app, &org, &id_of(&created), json!({"reference": "LATE"}), MERGE)
-        .await
-        .problem(409, "invalid_state");
+    patch(
+        &app,
+        &org,
+        &id_of(&created),
+        json!({"reference": "LATE"}),
+        MERGE,
+    )
+    .await
+    .problem(409, "invalid_state");
 }
 
 #[tokio::test]
@@ -110,16 +127,37 @@ async fn moving_a_shipment_to_another_order_settles_both_orders() {
     let app = TestApp::spawn().await;
     let org = app.create_org();
     let (address, carrier) = app.create_address_and_carrier(&org).await;
-    let channel = app.create_order_channel(&org, order_channel_body("manual")).await;
-    let first = app.create_order(&org, order_body(&id_of(&channel), "A-1")).await;
-    let second = app.create_order(&org, order_body(&id_of(&channel), "A-2")).await;
+    let channel = app
+        .create_order_channel(&org, order_channel_body("manual"))
+        .await;
+    let first = app
+        .create_order(&org, order_body(&id_of(&channel), "A-1"))
+        .await;
+    let second = app
+        .create_order(&org, order_body(&id_of(&channel), "A-2"))
+        .await;
     let mut body = shipment_body(&id_of(&address), &id_of(&carrier));
     body["orderId"] = json!(id_of(&first));
     let shipment = app.create_shipment(&org, body).await;
-    assert_eq!(app.get_order(&org, &id_of(&first)).await["status"], "processing");
-    patch(&app, &org, &id_of(&shipment), json!({"orderId": id_of(&second)}), MERGE)
-        .await
-        .expect(200);
-    assert_eq!(app.get_order(&org, &id_of(&first)).await["status"], "pending");
-    assert_eq!(app.get_order(&org, &id_of(&second)).await["status"], "processing");
+    assert_eq!(
+        app.get_order(&org, &id_of(&first)).await["status"],
+        "processing"
+    );
+    patch(
+        &app,
+        &org,
+        &id_of(&shipment),
+        json!({"orderId": id_of(&second)}),
+        MERGE,
+    )
+    .await
+    .expect(200);
+    assert_eq!(
+        app.get_order(&org, &id_of(&first)).await["status"],
+        "pending"
+    );
+    assert_eq!(
+        app.get_order(&org, &id_of(&second)).await["status"],
+        "processing"
+    );
 }

@@ -46,7 +46,12 @@ async fn a_retried_create_replays_the_first_answer_and_creates_once() {
     let list = app.get(&path, &org.token).await.expect(200);
     assert_eq!(list["total"], 1);
     // Another key is another request.
-    assert_eq!(send(&app, &org.token, &path, "create-2", &body).await.status, 201);
+    assert_eq!(
+        send(&app, &org.token, &path, "create-2", &body)
+            .await
+            .status,
+        201
+    );
     assert_eq!(app.get(&path, &org.token).await.expect(200)["total"], 2);
 }
 
@@ -58,16 +63,27 @@ async fn a_retried_booking_books_once() {
     let first = send(&app, &org.token, &path, "book-1", &json!({})).await;
     assert_eq!(first.status, 200, "{}", first.text);
     let again = send(&app, &org.token, &path, "book-1", &json!({})).await;
-    assert_eq!((again.status.as_u16(), again.header("idempotent-replayed")), (200, "true".into()));
-    assert_eq!(again.body["tracking"]["number"], first.body["tracking"]["number"]);
+    assert_eq!(
+        (again.status.as_u16(), again.header("idempotent-replayed")),
+        (200, "true".into())
+    );
+    assert_eq!(
+        again.body["tracking"]["number"],
+        first.body["tracking"]["number"]
+    );
     let now = app
-        .get(&format!("/orgs/{}/shipments/{}", org.id, id_of(&shipment)), &org.token)
+        .get(
+            &format!("/orgs/{}/shipments/{}", org.id, id_of(&shipment)),
+            &org.token,
+        )
         .await
         .expect(200);
     assert_eq!(now["documents"].as_array().map(Vec::len), Some(1));
     assert_eq!(now["tracking"]["number"], first.body["tracking"]["number"]);
     // Without the key, booking again is refused: the shipment is booked.
-    app.post(&path, &org.token, json!({})).await.problem(409, "invalid_state");
+    app.post(&path, &org.token, json!({}))
+        .await
+        .problem(409, "invalid_state");
 }
 
 #[tokio::test]
@@ -81,9 +97,15 @@ async fn the_same_key_with_another_request_is_409() {
         .await
         .problem(409, "idempotency_key_reused");
     let order_channels = format!("/orgs/{}/order-channels", org.id);
-    send(&app, &org.token, &order_channels, "k", &json!({"name": "M", "type": "manual"}))
-        .await
-        .problem(409, "idempotency_key_reused");
+    send(
+        &app,
+        &org.token,
+        &order_channels,
+        "k",
+        &json!({"name": "M", "type": "manual"}),
+    )
+    .await
+    .problem(409, "idempotency_key_reused");
     assert_eq!(app.get(&path, &org.token).await.expect(200)["total"], 1);
 }
 
@@ -123,9 +145,15 @@ async fn keys_belong_to_one_credential_and_failures_do_not_hold_them() {
     let (app, org, body) = shop().await;
     let other_token = app.create_token(&org, "read:all write:all");
     let path = format!("/orgs/{}/shipments", org.id);
-    assert_eq!(send(&app, &org.token, &path, "shared", &body).await.status, 201);
+    assert_eq!(
+        send(&app, &org.token, &path, "shared", &body).await.status,
+        201
+    );
     let other = send(&app, &other_token, &path, "shared", &body).await;
-    assert_eq!((other.status.as_u16(), other.header("idempotent-replayed")), (201, String::new()));
+    assert_eq!(
+        (other.status.as_u16(), other.header("idempotent-replayed")),
+        (201, String::new())
+    );
     assert_eq!(app.get(&path, &org.token).await.expect(200)["total"], 2);
 
     let mut invalid = body.clone();
@@ -133,7 +161,10 @@ async fn keys_belong_to_one_credential_and_failures_do_not_hold_them() {
     send(&app, &org.token, &path, "fails", &invalid)
         .await
         .problem(400, "validation_failed");
-    assert_eq!(send(&app, &org.token, &path, "fails", &body).await.status, 201);
+    assert_eq!(
+        send(&app, &org.token, &path, "fails", &body).await.status,
+        201
+    );
 }
 
 #[tokio::test]
@@ -144,8 +175,15 @@ async fn keys_must_be_1_to_255_characters() {
         .await
         .problem(400, "validation_failed");
     assert_eq!(problem["errors"][0]["field"], "Idempotency-Key");
-    send(&app, &org.token, &path, "", &body).await.problem(400, "validation_failed");
-    assert_eq!(send(&app, &org.token, &path, &"k".repeat(255), &body).await.status, 201);
+    send(&app, &org.token, &path, "", &body)
+        .await
+        .problem(400, "validation_failed");
+    assert_eq!(
+        send(&app, &org.token, &path, &"k".repeat(255), &body)
+            .await
+            .status,
+        201
+    );
 }
 
 #[tokio::test]
@@ -156,5 +194,49 @@ async fn a_read_only_post_is_replayed_too() {
     let first = send(&app, &org.token, &path, "quote", &body).await;
     assert_eq!(first.status, 200);
     let again = send(&app, &org.token, &path, "quote", &body).await;
-    assert_eq!((again.header("idempotent-replayed"), again.body), ("true".into(), first.body));
+    assert_eq!(
+        (again.header("idempotent-replayed"), again.body),
+        ("true".into(), first.body)
+    );
+}
+
+#[tokio::test]
+async fn keys_are_looked_at_only_once_the_credential_authenticates() {
+    let app = TestApp::spawn_with("[limits]\nrate_per_second = 1\nburst = 9").await;
+    let org = app.create_org();
+    let path = format!("/orgs/{}/shipping-quote", org.id);
+    let body = json!({"destination": {"country": "DK"}, "items": [{"quantity": 1, "grams": 100, "price": 1000}]});
+    // Authenticated once, so a keyed request spends one request of the budget, not two.
+    let first = send(&app, &org.token, &path, "k", &body).await;
+    assert_eq!(
+        (first.status.as_u16(), first.header("ratelimit-remaining")),
+        (200, "9".into())
+    );
+
+    // Someone else's or no valid credential: 401, whatever keys exist.
+    let stranger = format!("shb_{}", "A".repeat(43));
+    send(&app, &stranger, &path, "k", &body)
+        .await
+        .problem(401, "unauthenticated");
+
+    // A revoked token's answers are not replayed to it.
+    let created = app
+        .post(
+            &format!("/orgs/{}/api-tokens", org.id),
+            &org.token,
+            json!({"name": "ci", "scopes": ["read:all"]}),
+        )
+        .await
+        .expect(201);
+    let token = created["token"].as_str().expect("token").to_string();
+    assert_eq!(send(&app, &token, &path, "mine", &body).await.status, 200);
+    let token_path = format!(
+        "/orgs/{}/api-tokens/{}",
+        org.id,
+        id_of(&created["apiToken"])
+    );
+    app.delete(&token_path, &org.token).await.expect(200);
+    send(&app, &token, &path, "mine", &body)
+        .await
+        .problem(401, "unauthenticated");
 }

@@ -101,3 +101,53 @@ async fn swagger_ui_is_served_at_docs() {
             .contains("swagger")
     );
 }
+
+/// Every route the router serves is an operation of the document, and the other way round
+/// (the page at `/` is the one route left out on purpose).
+#[test]
+fn the_document_lists_exactly_the_routes_the_router_serves() {
+    use poem_openapi::OpenApi;
+    use std::collections::{BTreeSet, HashMap};
+
+    let mut table = HashMap::new();
+    shipbase::api::all().add_routes(&mut table);
+    let served: BTreeSet<String> = table
+        .iter()
+        .flat_map(|(path, methods)| {
+            methods
+                .keys()
+                .map(move |method| format!("{} {}", method.as_str().to_lowercase(), shape(path)))
+        })
+        .filter(|route| route != "get /")
+        .collect();
+    assert!(served.len() > 40, "{served:?}");
+
+    let document = shipbase::api::openapi::document();
+    let documented: BTreeSet<String> = document["paths"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .into_iter()
+                .flatten()
+                .map(move |(method, _)| format!("{method} {}", shape(path)))
+        })
+        .collect();
+    assert_eq!(served, documented);
+}
+
+/// A path with its parameters' names left out: the router numbers them (`:param0`), the
+/// document names them (`{orgId}`).
+fn shape(path: &str) -> String {
+    path.split('/')
+        .map(|segment| {
+            if segment.starts_with(':') || segment.starts_with('{') {
+                "{}"
+            } else {
+                segment
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}

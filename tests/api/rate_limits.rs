@@ -17,9 +17,18 @@ async fn authenticated_answers_carry_the_rate_limit_headers() {
     assert!((1..=3).contains(&reset), "{reset}");
     // Errors of an authenticated request carry them too.
     let missing = app
-        .get(&format!("/orgs/{}/shipments/shp_01ARZ3NDEKTSV4RRFFQ69G5FAV", org.id), &org.token)
+        .get(
+            &format!("/orgs/{}/shipments/shp_01ARZ3NDEKTSV4RRFFQ69G5FAV", org.id),
+            &org.token,
+        )
         .await;
-    assert_eq!((missing.status.as_u16(), missing.header("ratelimit-remaining")), (404, "1".into()));
+    assert_eq!(
+        (
+            missing.status.as_u16(),
+            missing.header("ratelimit-remaining")
+        ),
+        (404, "1".into())
+    );
     app.get(&path, &org.token).await.expect(200);
     let limited = app.get(&path, &org.token).await;
     limited.problem(429, "rate_limited");

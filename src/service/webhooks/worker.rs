@@ -243,13 +243,13 @@ async fn prune(ctx: &Ctx) -> Result<()> {
     let now = ctx.clock.now();
     let before = now - ::time::Duration::days(days);
     let keys_before = time::format(now - ::time::Duration::hours(idempotency::KEEP_HOURS));
-    let removed = ctx
-        .db
-        .write(move |tx| {
-            Ok(store::deliveries::prune(tx, before)?
-                + store::idempotency::prune(tx, &keys_before)?)
-        })
-        .await?;
+    let removed =
+        ctx.db
+            .write(move |tx| {
+                Ok(store::deliveries::prune(tx, before)?
+                    + store::idempotency::prune(tx, &keys_before)?)
+            })
+            .await?;
     if removed > 0 {
         tracing::info!(removed, "pruned webhook events and delivery log");
     }

@@ -44,7 +44,7 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
         .replacen(&api.spec(), api::openapi::json(), 1);
     let max_body = ctx.config.limits.max_body_bytes;
     let edge = ctx.clone();
-    Route::new()
+    crate::web::routes(Route::new())
         .at(
             "/openapi.json",
             make_sync(|_| {

@@ -24,3 +24,5 @@ pub mod service;
 pub mod store;
 /// Secrets at rest, encrypted with a key kept apart from the database.
 pub mod vault;
+/// The pages and the OAuth authorization server's endpoints.
+pub mod web;

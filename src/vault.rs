@@ -9,6 +9,7 @@ use std::path::Path;
 use base64::{Engine, engine::general_purpose::STANDARD};
 use ring::{
     aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey},
+    hkdf, hmac,
     rand::{SecureRandom, SystemRandom},
 };
 
@@ -21,6 +22,9 @@ const KEY_FILE: &str = "secret.key";
 #[derive(Clone)]
 pub struct Vault {
     key: std::sync::Arc<LessSafeKey>,
+    /// Authenticates values the server hands out and checks itself (CSRF tokens); derived from
+    /// the same secret with HKDF, so it never equals the encryption key.
+    mac: std::sync::Arc<hmac::Key>,
 }
 
 impl std::fmt::Debug for Vault {
@@ -47,9 +51,30 @@ impl Vault {
         let key = UnboundKey::new(&AES_256_GCM, bytes).map_err(|_| {
             Error::Internal("the secret key must be 32 bytes (base64 of 32 bytes)".into())
         })?;
+        let mac: hmac::Key = hkdf::Salt::new(hkdf::HKDF_SHA256, b"shipbase vault")
+            .extract(bytes)
+            .expand(&[b"mac"], hmac::HMAC_SHA256)
+            .map_err(|_| Error::Internal("cannot derive the MAC key".into()))?
+            .into();
         Ok(Vault {
             key: std::sync::Arc::new(LessSafeKey::new(key)),
+            mac: std::sync::Arc::new(mac),
         })
+    }
+
+    /// An HMAC-SHA256 tag of `data` for `purpose`.
+    pub fn tag(&self, purpose: &str, data: &[u8]) -> Vec<u8> {
+        let mut context = hmac::Context::with_key(&self.mac);
+        context.update(&(purpose.len() as u64).to_be_bytes());
+        context.update(purpose.as_bytes());
+        context.update(data);
+        context.sign().as_ref().to_vec()
+    }
+
+    /// Whether `tag` is the tag of `data` for `purpose` (in constant time).
+    pub fn check_tag(&self, purpose: &str, data: &[u8], tag: &[u8]) -> bool {
+        use subtle::ConstantTimeEq;
+        bool::from(self.tag(purpose, data).ct_eq(tag))
     }
 
     /// `v1:` + base64 of a random nonce and the sealed value.
@@ -145,6 +170,18 @@ mod tests {
         assert!(other.open_sealed(&sealed).is_err());
         assert!(vault.open_sealed("v1:bm9wZQ==").is_err());
         assert!(Vault::from_key(&[1u8; 16]).is_err());
+    }
+
+    #[test]
+    fn tags_depend_on_key_purpose_and_data() {
+        let vault = Vault::from_key(&[7u8; 32]).unwrap_or_else(|e| panic!("{e}"));
+        let tag = vault.tag("csrf", b"abc");
+        assert!(vault.check_tag("csrf", b"abc", &tag));
+        assert!(!vault.check_tag("csrf", b"abd", &tag));
+        assert!(!vault.check_tag("other", b"abc", &tag));
+        assert!(!vault.check_tag("csrf", b"abc", &tag[1..]));
+        let other = Vault::from_key(&[8u8; 32]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!other.check_tag("csrf", b"abc", &tag));
     }
 
     #[test]

@@ -13,7 +13,6 @@ use crate::{
     error::Error,
     service::{
         Ctx,
-        actor::Principal,
         idempotency::{self, Answer, Begin},
     },
 };
@@ -31,7 +30,7 @@ pub async fn call<E: Endpoint>(ep: &E, mut req: Request, ctx: &Ctx, max_body: u6
     // Keys belong to a credential: without one that authenticates, the handler answers (401,
     // 429, or an anonymous sign-up) and no key is looked at or stored.
     let actor = match security::authenticate_ahead(&mut req, ctx).await {
-        Some(actor) if !matches!(actor.principal, Principal::Anonymous) => actor,
+        Some(actor) if actor.credential_id().is_some() => actor,
         _ => return respond(ep, req).await,
     };
     let Ok(key) = key else {

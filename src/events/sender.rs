@@ -116,6 +116,33 @@ impl Sender {
     }
 }
 
+impl Sender {
+    /// GETs a JSON document (an OAuth Client ID Metadata Document) from a checked address, no
+    /// larger than `max_bytes`; answers its bytes when the server answered 200.
+    pub async fn get_json(&self, url: &str, max_bytes: usize) -> std::result::Result<Vec<u8>, String> {
+        let url = target::parse(url)?;
+        target::check_literal(&url, self.allow_private)?;
+        let mut response = self
+            .client()?
+            .get(url)
+            .header("accept", "application/json")
+            .send()
+            .await
+            .map_err(describe)?;
+        if response.status() != reqwest::StatusCode::OK {
+            return Err(format!("the server answered {}", response.status().as_u16()));
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(describe)? {
+            body.extend_from_slice(&chunk);
+            if body.len() > max_bytes {
+                return Err(format!("the document is larger than {max_bytes} bytes"));
+            }
+        }
+        Ok(body)
+    }
+}
+
 /// A transport error in a few words, with the refusal of the address guard when that was it.
 fn describe(err: reqwest::Error) -> String {
     let mut source: Option<&dyn std::error::Error> = Some(&err);

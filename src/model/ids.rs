@@ -17,6 +17,8 @@ pub const ORDER_CHANNEL: &str = "och";
 pub const EVENT: &str = "evt";
 pub const WEBHOOK: &str = "whk";
 pub const ATTEMPT: &str = "att";
+pub const OAUTH_CLIENT: &str = "cli";
+pub const CONNECTION: &str = "con";
 
 /// One generator for the process, so ids made within the same millisecond still sort in the
 /// order they were made: lists ordered by (createdAt, id) are then truly newest first.

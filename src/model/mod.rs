@@ -14,6 +14,8 @@ pub mod document;
 pub mod event;
 /// `<kind>_<ULID>` identifiers.
 pub mod ids;
+/// OAuth clients, agent connections and authorization codes.
+pub mod oauth;
 /// Orders and order channels.
 pub mod order;
 /// Organizations, users and API tokens.

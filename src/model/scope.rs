@@ -16,10 +16,11 @@ pub enum Resource {
     Webhooks,
     ApiTokens,
     Billing,
+    Printers,
 }
 
 impl Resource {
-    pub const ALL: [Resource; 10] = [
+    pub const ALL: [Resource; 11] = [
         Resource::Orgs,
         Resource::Shipments,
         Resource::Orders,
@@ -30,6 +31,7 @@ impl Resource {
         Resource::Webhooks,
         Resource::ApiTokens,
         Resource::Billing,
+        Resource::Printers,
     ];
 
     pub fn name(self) -> &'static str {
@@ -44,6 +46,24 @@ impl Resource {
             Resource::Webhooks => "webhooks",
             Resource::ApiTokens => "api_tokens",
             Resource::Billing => "billing",
+            Resource::Printers => "printers",
+        }
+    }
+
+    /// The resource in words, for people (the consent page).
+    pub fn label(self) -> &'static str {
+        match self {
+            Resource::Orgs => "Organization settings",
+            Resource::Shipments => "Shipments and labels",
+            Resource::Orders => "Orders",
+            Resource::OrderChannels => "Order channels",
+            Resource::Carriers => "Carriers",
+            Resource::SenderAddresses => "Sender addresses",
+            Resource::ShippingRules => "Shipping rules and rates",
+            Resource::Webhooks => "Webhooks",
+            Resource::ApiTokens => "API tokens",
+            Resource::Billing => "Plan and usage",
+            Resource::Printers => "Printers and print jobs",
         }
     }
 
@@ -331,7 +351,7 @@ mod tests {
         for scope in Scope::catalogue() {
             assert_eq!(Scope::parse(&scope.to_string()), Some(scope));
         }
-        assert_eq!(Scope::catalogue().len(), 22);
+        assert_eq!(Scope::catalogue().len(), 24);
     }
 
     #[test]

@@ -12,6 +12,15 @@ pub enum Principal {
     Admin,
     /// An API token of one organization.
     ApiToken { token_id: String, org_id: String },
+    /// An agent's OAuth access token: a user's connection to one organization.
+    Connection {
+        connection_id: String,
+        org_id: String,
+        user_id: String,
+    },
+    /// A user signed in to the pages (their own sign-in and agent connections, no organization
+    /// operations).
+    User { user_id: String },
     /// No credential.
     Anonymous,
 }
@@ -60,19 +69,43 @@ impl Actor {
         match &self.principal {
             Principal::Admin => Ok(()),
             Principal::Anonymous => Err(Error::Unauthenticated),
-            Principal::ApiToken { org_id: own, .. } if own != org_id => Err(Error::NotFound),
-            Principal::ApiToken { .. } if !self.scopes.grants(scope) => {
-                Err(Error::InsufficientScope(scope.to_string()))
+            Principal::User { .. } => Err(Error::NotFound),
+            Principal::ApiToken { org_id: own, .. } | Principal::Connection { org_id: own, .. }
+                if own != org_id =>
+            {
+                Err(Error::NotFound)
             }
-            Principal::ApiToken { .. } => Ok(()),
+            _ if !self.scopes.grants(scope) => Err(Error::InsufficientScope(scope.to_string())),
+            _ => Ok(()),
         }
     }
 
-    /// The key rate limits are counted under.
-    pub fn rate_key(&self) -> Option<&str> {
+    /// The user signed in to the pages; any other actor is unauthenticated there.
+    pub fn signed_in_user(&self) -> Result<&str> {
+        match &self.principal {
+            Principal::User { user_id } => Ok(user_id),
+            _ => Err(Error::Unauthenticated),
+        }
+    }
+
+    /// A user signed in to the pages.
+    pub fn user(user_id: String) -> Actor {
+        Actor {
+            principal: Principal::User { user_id: user_id.clone() },
+            scopes: ScopeSet::default(),
+            user_id: Some(user_id),
+            staff: false,
+            quota: None,
+        }
+    }
+
+    /// The key rate limits are counted under, and idempotency keys belong to: the credential.
+    pub fn credential_id(&self) -> Option<&str> {
         match &self.principal {
             Principal::ApiToken { token_id, .. } => Some(token_id),
-            _ => None,
+            Principal::Connection { connection_id, .. } => Some(connection_id),
+            Principal::Admin => Some("admin"),
+            Principal::User { .. } | Principal::Anonymous => None,
         }
     }
 }

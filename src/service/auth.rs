@@ -26,11 +26,16 @@ const TOUCH_EVERY_SECONDS: i64 = 60;
 
 /// A new API token value.
 pub fn generate_token() -> Result<String> {
-    let mut bytes = [0u8; 32];
+    Ok(format!("{TOKEN_PREFIX}{}", random_urlsafe(32)?))
+}
+
+/// `len` random bytes, base64url without padding.
+pub fn random_urlsafe(len: usize) -> Result<String> {
+    let mut bytes = vec![0u8; len];
     SystemRandom::new()
         .fill(&mut bytes)
         .map_err(|_| Error::Internal("no randomness available".into()))?;
-    Ok(format!("{TOKEN_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes)))
+    Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
 pub fn hash_token(token: &str) -> Vec<u8> {
@@ -48,10 +53,11 @@ fn looks_like_api_token(credential: &str) -> bool {
     })
 }
 
-/// Authenticates a bearer credential and takes one request from its rate budget.
+/// Authenticates a bearer credential (an API token or an agent's OAuth access token) and takes
+/// one request from its rate budget.
 pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     if !looks_like_api_token(credential) {
-        return Err(Error::Unauthenticated);
+        return crate::service::oauth::tokens::authenticate(ctx, credential).await;
     }
     let hash = hash_token(credential);
     let lookup = hash.clone();

@@ -18,7 +18,7 @@ use ring::digest;
 use crate::{
     error::{Error, Result},
     model::time,
-    service::{Actor, Ctx, actor::Principal},
+    service::{Actor, Ctx},
     store::{self, Tx},
     vault::Vault,
 };
@@ -87,16 +87,6 @@ pub fn check_key(key: &str) -> Result<()> {
     }
 }
 
-/// Whose keys a request's key is among: its credential (an API token's id). Anonymous callers
-/// have no keys.
-fn credential_of(actor: &Actor) -> Option<Vec<u8>> {
-    match &actor.principal {
-        Principal::ApiToken { token_id, .. } => Some(token_id.as_bytes().to_vec()),
-        Principal::Admin => Some(b"admin".to_vec()),
-        Principal::Anonymous => None,
-    }
-}
-
 /// What identifies a request: the SHA-256 of its parts (method, path, body).
 pub fn fingerprint(parts: &[&[u8]]) -> Vec<u8> {
     let mut context = digest::Context::new(&digest::SHA256);
@@ -111,8 +101,11 @@ pub fn fingerprint(parts: &[&[u8]]) -> Vec<u8> {
 /// answer instead.
 pub async fn begin(ctx: &Ctx, actor: &Actor, key: &str, fingerprint: Vec<u8>) -> Result<Begin> {
     check_key(key)?;
-    let credential = credential_of(actor)
-        .ok_or_else(|| Error::internal("an idempotency key needs a credential"))?;
+    let credential = actor
+        .credential_id()
+        .ok_or_else(|| Error::internal("an idempotency key needs a credential"))?
+        .as_bytes()
+        .to_vec();
     let now = ctx.clock.now();
     let expired = time::format(now - ::time::Duration::hours(KEEP_HOURS));
     let abandoned = time::format(now - ::time::Duration::seconds(ABANDONED_AFTER_SECONDS));

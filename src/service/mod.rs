@@ -22,7 +22,9 @@ pub mod billing;
 pub mod carriers;
 mod emit;
 pub mod idempotency;
+pub mod login_throttle;
 pub mod merge;
+pub mod oauth;
 pub mod operations;
 pub mod order_channels;
 pub mod orders;
@@ -30,6 +32,7 @@ pub mod orgs;
 pub mod quotes;
 pub mod rate_limit;
 pub mod sender_addresses;
+pub mod sessions;
 pub mod shipments;
 pub mod shipping_rules;
 pub mod strict;
@@ -50,6 +53,10 @@ pub struct Inner {
     pub rate: rate_limit::RateLimiter,
     pub vault: Vault,
     pub sender: Sender,
+    /// The access-token signing key, loaded on first use (`oauth::keys`).
+    pub keys: tokio::sync::OnceCell<Arc<oauth::keys::Keys>>,
+    /// Failed sign-ins, per account and address.
+    pub login: login_throttle::LoginThrottle,
 }
 
 impl Deref for Ctx {
@@ -91,6 +98,8 @@ impl Ctx {
             rate,
             vault,
             sender,
+            keys: tokio::sync::OnceCell::new(),
+            login: login_throttle::LoginThrottle::default(),
         })))
     }
 

@@ -90,15 +90,8 @@ pub async fn set_password(ctx: &Ctx, actor: &Actor, email: &str, password: &str)
             "must be at least 8 characters long",
         ));
     }
-    let mut salt = [0u8; 16];
-    SystemRandom::new()
-        .fill(&mut salt)
-        .map_err(|_| Error::Internal("no randomness available".into()))?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| Error::Internal(format!("salt: {e}")))?;
-    let hash = Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map_err(|e| Error::Internal(format!("password hashing failed: {e}")))?
-        .to_string();
+    let password = password.to_string();
+    let hash = crate::blocking::run(move || hash_password(&password)).await?;
     let (email, now) = (email.to_string(), ctx.now());
     ctx.db
         .write(move |tx| {
@@ -106,6 +99,20 @@ pub async fn set_password(ctx: &Ctx, actor: &Actor, email: &str, password: &str)
             store::users::set_password_hash(tx, &user.id, &hash, &now)
         })
         .await
+}
+
+/// An Argon2id hash of `password` (PHC string) at the crate's default cost, which is OWASP's
+/// recommendation: 19 MiB of memory, 2 passes, 1 lane.
+pub fn hash_password(password: &str) -> Result<String> {
+    let mut salt = [0u8; 16];
+    SystemRandom::new()
+        .fill(&mut salt)
+        .map_err(|_| Error::Internal("no randomness available".into()))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| Error::Internal(format!("salt: {e}")))?;
+    Ok(Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map_err(|e| Error::Internal(format!("password hashing failed: {e}")))?
+        .to_string())
 }
 
 /// Makes a user instance staff. Only the administrator may.

@@ -84,3 +84,41 @@ pub fn set_staff(tx: &Tx, user_id: &str, staff: bool, now: &str) -> Result<()> {
         .execute(params![user_id, staff, now])?;
     Ok(())
 }
+
+/// The user with this e-mail and their password hash (None when no password is set).
+pub fn with_password(db: &Reader, email: &str) -> Result<Option<(User, Option<String>)>> {
+    Ok(db
+        .conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, u.password_hash FROM users u WHERE u.email = ?1"
+        ))?
+        .query_row([email], |r| Ok((from_row(r, None)?, r.get(8)?)))
+        .optional()?)
+}
+
+/// A user's place in one organization.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Membership {
+    pub org_id: String,
+    pub org_name: String,
+    pub role: String,
+    /// Set when the member is limited to one brand.
+    pub brand: Option<String>,
+}
+
+/// The organizations a user belongs to, by name.
+pub fn memberships(db: &Reader, user_id: &str) -> Result<Vec<Membership>> {
+    let mut stmt = db.conn.prepare_cached(
+        "SELECT o.id, o.name, m.role, m.brand FROM memberships m JOIN orgs o ON o.id = m.org_id
+         WHERE m.user_id = ?1 ORDER BY o.name, o.id",
+    )?;
+    let rows = stmt.query_map([user_id], |r| {
+        Ok(Membership {
+            org_id: r.get(0)?,
+            org_name: r.get(1)?,
+            role: r.get(2)?,
+            brand: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,115 @@
+//! Signing in to the pages: a password checked with Argon2id (off the async workers, with the
+//! same work for unknown e-mails), the login throttle, and sessions kept server-side by the
+//! SHA-256 of a random cookie value, so that signing out ends them.
+
+use std::{net::IpAddr, sync::OnceLock};
+
+use argon2::{Argon2, PasswordHash, PasswordVerifier};
+
+use crate::{
+    error::Result,
+    model::{org::User, time},
+    service::{
+        Actor, Ctx,
+        login_throttle::Key,
+        oauth::{self, authorize::hash},
+    },
+    store,
+};
+
+/// How long a session lasts.
+pub const SESSION_DAYS: i64 = 7;
+
+/// What came of a sign-in.
+#[derive(Debug)]
+pub enum SignIn {
+    /// Signed in: the cookie value of the new session.
+    Session { token: String, user: User },
+    /// Wrong e-mail or password (never which).
+    Refused,
+    /// Too many failures: try again after this many seconds.
+    Throttled { retry_after: i64 },
+}
+
+/// Checks `password` for `email` and opens a session.
+pub async fn sign_in(
+    ctx: &Ctx,
+    email: &str,
+    password: &str,
+    address: Option<IpAddr>,
+) -> Result<SignIn> {
+    let email = email.trim().to_lowercase();
+    let mut keys = vec![Key::Account(email.clone())];
+    keys.extend(address.map(|ip| Key::Address(ip.to_string())));
+    let now = ctx.clock.now();
+    if let Some(retry_after) = ctx.login.wait(&keys, now) {
+        return Ok(SignIn::Throttled { retry_after });
+    }
+    let lookup = email.clone();
+    let found = ctx
+        .db
+        .read(move |db| store::users::with_password(db, &lookup))
+        .await?;
+    let (user, stored) = match found {
+        Some((user, hash)) => (Some(user), hash),
+        None => (None, None),
+    };
+    let password = password.to_string();
+    let matches = crate::blocking::run(move || Ok(verify(stored.as_deref(), &password))).await?;
+    let user = match (user, matches) {
+        (Some(user), true) => user,
+        _ => {
+            ctx.login.failed(&keys, now);
+            return Ok(SignIn::Refused);
+        }
+    };
+    ctx.login.succeeded(&keys[0]);
+    let token = oauth::new_secret()?;
+    let (token_hash, user_id) = (hash(&token), user.id.clone());
+    let (created, expires) = (
+        time::format(now),
+        time::format(now + ::time::Duration::days(SESSION_DAYS)),
+    );
+    ctx.db
+        .write(move |tx| store::sessions::insert(tx, &token_hash, &user_id, &created, &expires))
+        .await?;
+    Ok(SignIn::Session { token, user })
+}
+
+/// Whether `password` matches the stored Argon2 hash. Without a hash (unknown user, no
+/// password set) a dummy hash is checked, so the answer takes as long either way.
+fn verify(stored: Option<&str>, password: &str) -> bool {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    let dummy = DUMMY.get_or_init(|| {
+        crate::service::users::hash_password("not the password of anyone").unwrap_or_default()
+    });
+    let hash = stored.unwrap_or(dummy);
+    let Ok(parsed) = PasswordHash::new(hash) else {
+        return false;
+    };
+    let ok = Argon2::default()
+        .verify_password(password.as_bytes(), &parsed)
+        .is_ok();
+    ok && stored.is_some()
+}
+
+/// The signed-in user of a session cookie, as an actor of the pages.
+pub async fn actor(ctx: &Ctx, token: &str) -> Result<Option<(Actor, User)>> {
+    let (token_hash, now) = (hash(token), ctx.now());
+    ctx.db
+        .read(move |db| {
+            let Some(user_id) = store::sessions::user_of(db, &token_hash, &now)? else {
+                return Ok(None);
+            };
+            Ok(store::users::get(db, &user_id)?.map(|user| (Actor::user(user.id.clone()), user)))
+        })
+        .await
+}
+
+/// Ends the session of a cookie.
+pub async fn sign_out(ctx: &Ctx, token: &str) -> Result<()> {
+    let token_hash = hash(token);
+    ctx.db
+        .write(move |tx| store::sessions::delete(tx, &token_hash))
+        .await
+}

@@ -4,9 +4,12 @@
 # SHIPBASE_BIN=/path/to/shipbase measures that binary instead of building target/release.
 # WEBHOOK=1 subscribes a webhook to shipment.created first, delivering to a loopback sink, so
 # that creates also write the outbox and the worker delivers while the load runs.
+# AGENT=1 authenticates with an agent's OAuth access token (a JWT, checked live on every request)
+# instead of an API token (benches/agent_token.py runs the sign-in and consent flow).
 # Installs wrk from Debian when missing. Traffic goes only to 127.0.0.1; every run is bounded.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+REPO=$PWD
 DURATION="${1:-10}"
 CONNECTIONS="${2:-64}"
 
@@ -29,6 +32,11 @@ for _ in $(seq 100); do curl -sf "$BASE/health" >/dev/null && break; sleep 0.05;
 OUT=$("$BIN" org create --name Bench --slug bench --email bench@example.com --user-name Bench --json --data-dir "$WORK/data")
 TOKEN=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])' <<<"$OUT")
 ORG=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["org"]["id"])' <<<"$OUT")
+if [ "${AGENT:-0}" = 1 ]; then
+  PASSWORD="bench-$RANDOM$RANDOM"
+  printf '%s\n' "$PASSWORD" | "$BIN" user set-password --email bench@example.com --password-stdin --data-dir "$WORK/data" >/dev/null
+  TOKEN=$(python3 "$REPO/benches/agent_token.py" "$BASE" bench@example.com "$PASSWORD" "$ORG")
+fi
 AUTH="Authorization: Bearer $TOKEN"
 post() { curl -sf "$BASE/orgs/$ORG/$1" -H "$AUTH" -H 'Content-Type: application/json' -d "$2"; }
 ADDRESS=$(post sender-addresses '{"name":"Main","attContact":"Mette","address1":"Industrivej 12","zipcode":"8000","city":"Aarhus","phone":"+4512345678","countryCode":"DK","state":"Midtjylland","email":"w@example.com"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')

@@ -5,7 +5,7 @@ use std::{cell::Cell, sync::Arc, time::Instant};
 
 use poem::{
     Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server,
-    endpoint::{EmbeddedFilesEndpoint, make_sync},
+    endpoint::make_sync,
     http::{HeaderValue, header},
     listener::TcpAcceptor,
     web::Html,
@@ -54,7 +54,6 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
             }),
         )
         .at("/docs", make_sync(move |_| Html(docs.clone())))
-        .nest("/static", EmbeddedFilesEndpoint::<Assets>::new())
         .nest("/", api)
         .data(ctx)
         .around(move |ep, req| handle(ep, req, edge.clone(), max_body))

@@ -94,6 +94,8 @@ pub async fn call<E: Endpoint>(ep: &E, mut req: Request, ctx: &Ctx, max_body: u6
 pub async fn respond<E: Endpoint>(ep: &E, req: Request) -> Response {
     match ep.call(req).await {
         Ok(output) => output.into_response(),
+        // Not an error to the client (a 304 from a conditional request).
+        Err(err) if err.status().as_u16() < 400 => err.into_response(),
         Err(err) => ApiError::from_poem(err).into_response(),
     }
 }

@@ -23,7 +23,7 @@ pub struct Args {
 pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<(), String> {
     overrides.listen = args.listen;
     overrides.base_url = args.base_url;
-    let config = super::load(file, &overrides)?;
+    let mut config = super::load(file, &overrides)?;
     init_logging(&config);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -31,12 +31,19 @@ pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
         let listen = config.server.listen.clone();
-        let base_url = config.base_url();
-        let data_dir = config.storage.data_dir.display().to_string();
-        let ctx = Ctx::open(config).map_err(super::describe)?;
         let listener = tokio::net::TcpListener::bind(&listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+        // Without a configured public URL, the issuer and links name the address really bound
+        // (the port the OS chose for `:0`).
+        if config.server.base_url.is_empty()
+            && let Ok(addr) = listener.local_addr()
+        {
+            config.server.base_url = format!("http://{addr}");
+        }
+        let base_url = config.base_url();
+        let data_dir = config.storage.data_dir.display().to_string();
+        let ctx = Ctx::open(config).map_err(super::describe)?;
         tracing::info!(
             listen,
             base_url,

@@ -119,7 +119,11 @@ impl Sender {
 impl Sender {
     /// GETs a JSON document (an OAuth Client ID Metadata Document) from a checked address, no
     /// larger than `max_bytes`; answers its bytes when the server answered 200.
-    pub async fn get_json(&self, url: &str, max_bytes: usize) -> std::result::Result<Vec<u8>, String> {
+    pub async fn get_json(
+        &self,
+        url: &str,
+        max_bytes: usize,
+    ) -> std::result::Result<Vec<u8>, String> {
         let url = target::parse(url)?;
         target::check_literal(&url, self.allow_private)?;
         let mut response = self
@@ -130,7 +134,10 @@ impl Sender {
             .await
             .map_err(describe)?;
         if response.status() != reqwest::StatusCode::OK {
-            return Err(format!("the server answered {}", response.status().as_u16()));
+            return Err(format!(
+                "the server answered {}",
+                response.status().as_u16()
+            ));
         }
         let mut body = Vec::new();
         while let Some(chunk) = response.chunk().await.map_err(describe)? {

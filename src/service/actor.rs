@@ -91,7 +91,9 @@ impl Actor {
     /// A user signed in to the pages.
     pub fn user(user_id: String) -> Actor {
         Actor {
-            principal: Principal::User { user_id: user_id.clone() },
+            principal: Principal::User {
+                user_id: user_id.clone(),
+            },
             scopes: ScopeSet::default(),
             user_id: Some(user_id),
             staff: false,

@@ -103,7 +103,11 @@ mod tests {
             assert_eq!(throttle.wait(&keys, at(0)), None);
             throttle.failed(&keys, at(0));
         }
-        assert_eq!(throttle.wait(&keys, at(0)), None, "the fifth failure costs nothing yet");
+        assert_eq!(
+            throttle.wait(&keys, at(0)),
+            None,
+            "the fifth failure costs nothing yet"
+        );
         throttle.failed(&keys, at(0));
         assert_eq!(throttle.wait(&keys, at(0)), Some(2));
         assert_eq!(throttle.wait(&keys, at(2)), None);
@@ -138,7 +142,7 @@ mod tests {
             assert_eq!(throttle.wait(&keys, at(0)), None);
             throttle.failed(&keys, at(0));
         }
-        throttle.failed(&[address.clone()], at(0));
+        throttle.failed(std::slice::from_ref(&address), at(0));
         assert_eq!(throttle.wait(&[address], at(0)), Some(2));
     }
 }

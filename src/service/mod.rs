@@ -21,6 +21,7 @@ pub mod auth;
 pub mod billing;
 pub mod carriers;
 mod emit;
+pub mod housekeeping;
 pub mod idempotency;
 pub mod login_throttle;
 pub mod merge;
@@ -57,6 +58,8 @@ pub struct Inner {
     pub keys: tokio::sync::OnceCell<Arc<oauth::keys::Keys>>,
     /// Failed sign-ins, per account and address.
     pub login: login_throttle::LoginThrottle,
+    /// Access tokens whose signature was checked.
+    pub verified: oauth::tokens::Verified,
 }
 
 impl Deref for Ctx {
@@ -100,6 +103,7 @@ impl Ctx {
             sender,
             keys: tokio::sync::OnceCell::new(),
             login: login_throttle::LoginThrottle::default(),
+            verified: oauth::tokens::Verified::default(),
         })))
     }
 

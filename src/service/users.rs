@@ -140,3 +140,22 @@ fn require_admin(actor: &Actor) -> Result<()> {
 fn no_such_user(email: &str) -> Error {
     Error::invalid("email", format!("no user with the e-mail {email}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_hashed_with_argon2id_at_the_owasp_cost() {
+        let hash = hash_password("correct horse battery staple").unwrap_or_default();
+        assert!(
+            hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{hash}"
+        );
+        assert_ne!(
+            hash_password("correct horse battery staple").unwrap_or_default(),
+            hash,
+            "salted"
+        );
+    }
+}

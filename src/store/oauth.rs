@@ -52,7 +52,13 @@ pub fn insert_client(tx: &Tx, client: &Client) -> Result<()> {
             "INSERT INTO oauth_clients (id, name, redirect_uris, client_uri, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?
-        .execute(params![client.id, client.name, uris, client.client_uri, client.created_at])?;
+        .execute(params![
+            client.id,
+            client.name,
+            uris,
+            client.client_uri,
+            client.created_at
+        ])?;
     Ok(())
 }
 

@@ -7,7 +7,13 @@ use crate::{
     store::{Reader, Tx},
 };
 
-pub fn insert(tx: &Tx, token_hash: &[u8], user_id: &str, now: &str, expires_at: &str) -> Result<()> {
+pub fn insert(
+    tx: &Tx,
+    token_hash: &[u8],
+    user_id: &str,
+    now: &str,
+    expires_at: &str,
+) -> Result<()> {
     tx.conn
         .prepare_cached(
             "INSERT INTO web_sessions (token_hash, user_id, created_at, expires_at)
@@ -21,7 +27,9 @@ pub fn insert(tx: &Tx, token_hash: &[u8], user_id: &str, now: &str, expires_at: 
 pub fn user_of(db: &Reader, token_hash: &[u8], now: &str) -> Result<Option<String>> {
     Ok(db
         .conn
-        .prepare_cached("SELECT user_id FROM web_sessions WHERE token_hash = ?1 AND expires_at > ?2")?
+        .prepare_cached(
+            "SELECT user_id FROM web_sessions WHERE token_hash = ?1 AND expires_at > ?2",
+        )?
         .query_row(params![token_hash, now], |r| r.get(0))
         .optional()?)
 }

@@ -5,9 +5,9 @@ use minijinja::{Value, context};
 use poem::{
     Request, Response, handler,
     http::StatusCode,
-    web::{Data, Path, Query},
+    web::{Data, Path},
 };
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::{
     error::Error,
@@ -24,11 +24,6 @@ use crate::{
 
 const PAGE: &str = "/settings/apps";
 
-#[derive(Deserialize)]
-pub struct Notice {
-    disconnected: Option<String>,
-}
-
 #[derive(Serialize)]
 struct Row {
     id: String,
@@ -44,7 +39,7 @@ pub async fn settings() -> Response {
 }
 
 #[handler]
-pub async fn show(req: &Request, Data(ctx): Data<&Ctx>, Query(notice): Query<Notice>) -> Response {
+pub async fn show(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
     let mut visit = Visit::of(req, ctx).await;
     let Some((actor, _)) = visit.signed_in.clone() else {
         return see_other("/login?next=%2Fsettings%2Fapps");
@@ -70,9 +65,7 @@ pub async fn show(req: &Request, Data(ctx): Data<&Ctx>, Query(notice): Query<Not
             })
         })
         .collect();
-    let notice = notice
-        .disconnected
-        .map(|name| format!("{name} is disconnected: its access ended."));
+    let notice = visit.take_notice(req);
     visit.render(
         req,
         StatusCode::OK,
@@ -101,10 +94,8 @@ pub async fn disconnect(
     };
     match connections::disconnect(ctx, &actor, &id).await {
         Ok(name) => {
-            let query: String = url::form_urlencoded::Serializer::new(String::new())
-                .append_pair("disconnected", &name)
-                .finish();
-            see_other(&format!("{PAGE}?{query}"))
+            visit.leave_notice(req, &format!("{name} is disconnected: its access ended."));
+            see_other(PAGE)
         }
         Err(Error::NotFound) => visit.error(
             req,

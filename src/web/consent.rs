@@ -6,11 +6,7 @@
 use std::collections::BTreeMap;
 
 use minijinja::{Value, context};
-use poem::{
-    Request, Response, handler,
-    http::StatusCode,
-    web::Data,
-};
+use poem::{Request, Response, handler, http::StatusCode, web::Data};
 use serde::Serialize;
 
 use crate::{
@@ -37,7 +33,12 @@ pub async fn show(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
         Ok(Ok(pending)) => pending,
         Ok(Err(Refusal::Redirect(location))) => return see_other(&location),
         Ok(Err(Refusal::Page(why))) => {
-            return visit.error(req, StatusCode::BAD_REQUEST, "This app cannot be authorized", &why);
+            return visit.error(
+                req,
+                StatusCode::BAD_REQUEST,
+                "This app cannot be authorized",
+                &why,
+            );
         }
         Err(err) => return visit.failed(req, err),
     };
@@ -70,9 +71,20 @@ pub async fn decide(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Resp
             "Your session ended before you decided. Start again from your app.",
         );
     };
-    let pending = match authorize::open(ctx, &actor, field(&fields, "request_id").unwrap_or_default()) {
+    let pending = match authorize::open(
+        ctx,
+        &actor,
+        field(&fields, "request_id").unwrap_or_default(),
+    ) {
         Ok(pending) => pending,
-        Err(why) => return visit.error(req, StatusCode::BAD_REQUEST, "This request has expired", &why),
+        Err(why) => {
+            return visit.error(
+                req,
+                StatusCode::BAD_REQUEST,
+                "This request has expired",
+                &why,
+            );
+        }
     };
     let choice = Choice {
         allow: field(&fields, "decision") == Some("allow"),
@@ -89,7 +101,17 @@ pub async fn decide(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Resp
     };
     match authorize::decide(ctx, &actor, &pending, choice).await {
         Ok(Ok(location)) => see_other(&location),
-        Ok(Err(problem)) => page(&mut visit, req, StatusCode::BAD_REQUEST, pending, chosen, Some(problem)).await,
+        Ok(Err(problem)) => {
+            page(
+                &mut visit,
+                req,
+                StatusCode::BAD_REQUEST,
+                pending,
+                chosen,
+                Some(problem),
+            )
+            .await
+        }
         Err(err) => visit.failed(req, err),
     }
 }
@@ -116,7 +138,12 @@ async fn page(
     let orgs: Vec<Membership> = match authorize::organizations(&ctx, &actor).await {
         Ok(Ok(orgs)) => orgs,
         Ok(Err(why)) => {
-            return visit.error(req, StatusCode::FORBIDDEN, "You cannot connect an AI agent", &why);
+            return visit.error(
+                req,
+                StatusCode::FORBIDDEN,
+                "You cannot connect an AI agent",
+                &why,
+            );
         }
         Err(err) => return visit.failed(req, err),
     };
@@ -126,7 +153,12 @@ async fn page(
     };
     let orgs: Vec<Value> = orgs
         .iter()
-        .map(|m| to_value(OrgOption { org_id: &m.org_id, org_name: &m.org_name }))
+        .map(|m| {
+            to_value(OrgOption {
+                org_id: &m.org_id,
+                org_name: &m.org_name,
+            })
+        })
         .collect();
     visit.render(
         req,
@@ -195,13 +227,24 @@ mod tests {
 
     #[test]
     fn permissions_are_grouped_per_resource_with_plain_labels() {
-        let offered = vec!["read:shipments".to_string(), "write:shipments".into(), "read:orders".into()];
+        let offered = vec![
+            "read:shipments".to_string(),
+            "write:shipments".into(),
+            "read:orders".into(),
+        ];
         let groups = groups(&offered, &["read:shipments".to_string()]);
         assert_eq!(groups.len(), 2);
         assert_eq!(groups[0].label, "Shipments and labels");
         assert_eq!(
-            groups[0].permissions.iter().map(|p| (p.scope.as_str(), p.label, p.checked)).collect::<Vec<_>>(),
-            [("read:shipments", "View", true), ("write:shipments", "Create and change", false)]
+            groups[0]
+                .permissions
+                .iter()
+                .map(|p| (p.scope.as_str(), p.label, p.checked))
+                .collect::<Vec<_>>(),
+            [
+                ("read:shipments", "View", true),
+                ("write:shipments", "Create and change", false)
+            ]
         );
         assert_eq!(groups[1].label, "Orders");
     }

@@ -9,6 +9,7 @@ use poem::{
 };
 
 pub mod apps;
+pub mod assets;
 pub mod consent;
 pub mod login;
 pub mod oauth;
@@ -18,17 +19,33 @@ pub mod page;
 pub fn routes(routes: Route) -> Route {
     let open = || Cors::new().allow_credentials(false);
     routes
-        .at("/login", get(login::form).post(login::submit).with(CookieJarManager::new()))
-        .at("/logout", get(login::confirm).post(login::logout).with(CookieJarManager::new()))
+        .at("/static/*path", get(assets::serve).head(assets::serve))
+        .at(
+            "/login",
+            get(login::form)
+                .post(login::submit)
+                .with(CookieJarManager::new()),
+        )
+        .at(
+            "/logout",
+            get(login::confirm)
+                .post(login::logout)
+                .with(CookieJarManager::new()),
+        )
         .at("/settings", get(apps::settings))
-        .at("/settings/apps", get(apps::show).with(CookieJarManager::new()))
+        .at(
+            "/settings/apps",
+            get(apps::show).with(CookieJarManager::new()),
+        )
         .at(
             "/settings/apps/connections/:id/disconnect",
             post(apps::disconnect).with(CookieJarManager::new()),
         )
         .at(
             "/oauth/authorize",
-            get(consent::show).post(consent::decide).with(CookieJarManager::new()),
+            get(consent::show)
+                .post(consent::decide)
+                .with(CookieJarManager::new()),
         )
         .at("/oauth/token", post(oauth::token).with(open()))
         .at("/oauth/register", post(oauth::register).with(open()))

@@ -22,17 +22,29 @@ use crate::{
 
 #[handler]
 pub async fn server_metadata(Data(ctx): Data<&Ctx>) -> Response {
-    json(StatusCode::OK, &oauth::server_metadata(ctx), "public, max-age=300")
+    json(
+        StatusCode::OK,
+        &oauth::server_metadata(ctx),
+        "public, max-age=300",
+    )
 }
 
 #[handler]
 pub async fn resource_metadata(Data(ctx): Data<&Ctx>) -> Response {
-    json(StatusCode::OK, &oauth::resource_metadata(ctx, false), "public, max-age=300")
+    json(
+        StatusCode::OK,
+        &oauth::resource_metadata(ctx, false),
+        "public, max-age=300",
+    )
 }
 
 #[handler]
 pub async fn mcp_resource_metadata(Data(ctx): Data<&Ctx>) -> Response {
-    json(StatusCode::OK, &oauth::resource_metadata(ctx, true), "public, max-age=300")
+    json(
+        StatusCode::OK,
+        &oauth::resource_metadata(ctx, true),
+        "public, max-age=300",
+    )
 }
 
 #[handler]
@@ -53,7 +65,11 @@ pub async fn register(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Re
         ));
     }
     let Ok(metadata) = serde_json::from_slice::<Value>(&body) else {
-        return error(&OAuthError::new(400, "invalid_client_metadata", "the body is not JSON"));
+        return error(&OAuthError::new(
+            400,
+            "invalid_client_metadata",
+            "the body is not JSON",
+        ));
     };
     match clients::register(ctx, &metadata).await {
         Ok(client) => json(StatusCode::CREATED, &client, "no-store"),
@@ -98,7 +114,9 @@ fn form(req: &Request, body: &[u8]) -> Result<BTreeMap<String, String>, OAuthErr
     let mut form = BTreeMap::new();
     for (name, value) in form_fields(body) {
         if form.insert(name.clone(), value).is_some() {
-            return Err(OAuthError::invalid_request(format!("{name} is given more than once")));
+            return Err(OAuthError::invalid_request(format!(
+                "{name} is given more than once"
+            )));
         }
     }
     Ok(form)
@@ -129,7 +147,9 @@ fn error(err: &OAuthError) -> Response {
     if status == StatusCode::UNAUTHORIZED
         && let Ok(value) = "Bearer".parse()
     {
-        response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
     }
     response
 }

@@ -20,6 +20,8 @@ use crate::{
 
 pub const SESSION_COOKIE: &str = "shipbase_session";
 pub const CSRF_COOKIE: &str = "shipbase_csrf";
+/// A one-time message for the next page (after a form's redirect).
+const NOTICE_COOKIE: &str = "shipbase_notice";
 const CSRF_PURPOSE: &str = "csrf";
 
 /// Content-Security-Policy of every page: own styles only, no scripts, never framed.
@@ -99,7 +101,10 @@ impl Visit {
 
     /// Whether a posted `csrf_token` belongs to this browser's CSRF cookie.
     pub fn csrf_ok(&self, token: Option<&str>) -> bool {
-        match (&self.csrf_cookie, token.and_then(|t| URL_SAFE_NO_PAD.decode(t).ok())) {
+        match (
+            &self.csrf_cookie,
+            token.and_then(|t| URL_SAFE_NO_PAD.decode(t).ok()),
+        ) {
             (Some(cookie), Some(tag)) => {
                 self.ctx
                     .vault
@@ -119,6 +124,25 @@ impl Visit {
         cookie
     }
 
+    /// Leaves `message` for the next page this browser shows.
+    pub fn leave_notice(&self, req: &Request, message: &str) {
+        let mut cookie = self.cookie(NOTICE_COOKIE, &URL_SAFE_NO_PAD.encode(message));
+        cookie.set_max_age(std::time::Duration::from_secs(60));
+        req.cookie().add(cookie);
+    }
+
+    /// The message a form left for this page, once.
+    pub fn take_notice(&self, req: &Request) -> Option<String> {
+        let cookie = req.cookie().get(NOTICE_COOKIE)?;
+        let mut removal = self.cookie(NOTICE_COOKIE, "");
+        removal.make_removal();
+        req.cookie().add(removal);
+        URL_SAFE_NO_PAD
+            .decode(cookie.value_str())
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+    }
+
     /// Starts the session of a sign-in.
     pub fn set_session(&self, req: &Request, token: &str) {
         let mut cookie = self.cookie(SESSION_COOKIE, token);
@@ -135,9 +159,17 @@ impl Visit {
     }
 
     /// Renders `template` with `values`, the signed-in user and a CSRF token.
-    pub fn render(&mut self, req: &Request, status: StatusCode, template: &str, values: Value) -> Response {
+    pub fn render(
+        &mut self,
+        req: &Request,
+        status: StatusCode,
+        template: &str,
+        values: Value,
+    ) -> Response {
         let csrf = self.csrf_token(req);
-        let user = self.user().map(|u| context! { name => u.name.clone(), email => u.email.clone() });
+        let user = self
+            .user()
+            .map(|u| context! { name => u.name.clone(), email => u.email.clone() });
         let values = context! { user, csrf, ..values };
         let html = templates()
             .get_template(template)
@@ -161,7 +193,13 @@ impl Visit {
     }
 
     /// An error page with a heading and a message.
-    pub fn error(&mut self, req: &Request, status: StatusCode, heading: &str, message: &str) -> Response {
+    pub fn error(
+        &mut self,
+        req: &Request,
+        status: StatusCode,
+        heading: &str,
+        message: &str,
+    ) -> Response {
         self.render(req, status, "error.html", context! { heading, message })
     }
 }
@@ -245,7 +283,13 @@ mod tests {
 
     #[test]
     fn every_template_parses() {
-        for name in ["login.html", "logout.html", "error.html", "consent.html", "apps.html"] {
+        for name in [
+            "login.html",
+            "logout.html",
+            "error.html",
+            "consent.html",
+            "apps.html",
+        ] {
             assert!(templates().get_template(name).is_ok(), "{name}");
         }
     }

@@ -56,3 +56,45 @@ async fn the_landing_page_and_static_files_are_served() {
             .starts_with("text/css")
     );
 }
+
+#[tokio::test]
+async fn static_files_are_revalidated_with_their_etag() {
+    let app = TestApp::spawn().await;
+    let url = app.url("/static/shipbase.css");
+    let first = app.client.get(&url).send().await.expect("GET css");
+    let etag = first.headers()["etag"]
+        .to_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"') && etag.len() == 66,
+        "{etag}"
+    );
+    assert_eq!(first.headers()["cache-control"], "public, max-age=300");
+    let again = app
+        .client
+        .get(&url)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .expect("GET");
+    assert_eq!(again.status(), 304);
+    assert_eq!(again.headers()["etag"].to_str().unwrap_or_default(), etag);
+    let stale = app
+        .client
+        .get(&url)
+        .header("if-none-match", "\"other\"")
+        .send()
+        .await
+        .expect("GET");
+    assert_eq!(stale.status(), 200);
+    let head = app.client.head(&url).send().await.expect("HEAD");
+    assert_eq!(head.status(), 200);
+    let missing = app
+        .client
+        .get(app.url("/static/nope.css"))
+        .send()
+        .await
+        .expect("GET");
+    assert_eq!(missing.status(), 404);
+}

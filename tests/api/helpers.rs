@@ -78,7 +78,9 @@ impl TestApp {
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
-        config.server.base_url = format!("http://{addr}");
+        if config.server.base_url.is_empty() {
+            config.server.base_url = format!("http://{addr}");
+        }
         let ctx = Ctx::open_with_clock(config, clock).expect("open");
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(async move {
@@ -270,6 +272,21 @@ impl TestApp {
             slug,
             email,
         }
+    }
+
+    /// Sets a password for the user with `email` (`user set-password --password-stdin`).
+    pub fn set_password(&self, email: &str) -> String {
+        let password = format!("pw-{}", ulid::Ulid::new());
+        let out = self.cli_with_stdin(
+            &["user", "set-password", "--email", email, "--password-stdin"],
+            &format!("{password}\n"),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        password
     }
 
     /// A token of `org` with the given scopes, made by the CLI.

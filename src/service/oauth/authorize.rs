@@ -47,12 +47,17 @@ pub struct Pending {
 }
 
 impl Pending {
-    /// The host the client sends the user back to, shown on the page.
+    /// Where the client sends the user back to (host and port, or the app's scheme), shown on
+    /// the page.
     pub fn redirect_host(&self) -> String {
-        Url::parse(&self.redirect_uri)
-            .ok()
-            .and_then(|u| u.host_str().map(str::to_string))
-            .unwrap_or_else(|| self.redirect_uri.clone())
+        match Url::parse(&self.redirect_uri) {
+            Ok(url) => match (url.host_str(), url.port()) {
+                (Some(host), Some(port)) => format!("{host}:{port}"),
+                (Some(host), None) => host.to_string(),
+                (None, _) => format!("{}:", url.scheme()),
+            },
+            Err(_) => self.redirect_uri.clone(),
+        }
     }
 }
 
@@ -70,7 +75,12 @@ pub async fn check(
     ctx: &Ctx,
     params: &BTreeMap<String, String>,
 ) -> Result<std::result::Result<Pending, Refusal>> {
-    let get = |name: &str| params.get(name).map(String::as_str).filter(|v| !v.is_empty());
+    let get = |name: &str| {
+        params
+            .get(name)
+            .map(String::as_str)
+            .filter(|v| !v.is_empty())
+    };
     let Some(client_id) = get("client_id") else {
         return Ok(Err(Refusal::Page("the request names no client_id".into())));
     };
@@ -107,7 +117,10 @@ pub async fn check(
         return back("unsupported_response_type", "response_type must be code");
     }
     if get("code_challenge_method") != Some("S256") {
-        return back("invalid_request", "PKCE with code_challenge_method=S256 is required");
+        return back(
+            "invalid_request",
+            "PKCE with code_challenge_method=S256 is required",
+        );
     }
     let challenge = get("code_challenge").unwrap_or_default();
     if challenge.len() != 43 || !challenge.bytes().all(is_base64url) {
@@ -185,7 +198,8 @@ pub async fn organizations(
         .db
         .read(move |db| store::users::memberships(db, &user_id))
         .await?;
-    let (open, limited): (Vec<_>, Vec<_>) = memberships.into_iter().partition(|m| m.brand.is_none());
+    let (open, limited): (Vec<_>, Vec<_>) =
+        memberships.into_iter().partition(|m| m.brand.is_none());
     Ok(match (open.is_empty(), limited.first()) {
         (false, _) => Ok(open),
         (true, Some(m)) => Err(format!(
@@ -200,7 +214,8 @@ pub async fn organizations(
 /// Seals `pending` for the signed-in user's consent form.
 pub fn seal(ctx: &Ctx, actor: &Actor, mut pending: Pending) -> Result<String> {
     pending.user_id = actor.signed_in_user()?.to_string();
-    pending.expires = (ctx.clock.now() + ::time::Duration::minutes(REQUEST_MINUTES)).unix_timestamp();
+    pending.expires =
+        (ctx.clock.now() + ::time::Duration::minutes(REQUEST_MINUTES)).unix_timestamp();
     let json = serde_json::to_string(&pending)
         .map_err(|e| Error::internal(format!("a consent request as JSON: {e}")))?;
     ctx.vault.seal(&json)
@@ -208,7 +223,10 @@ pub fn seal(ctx: &Ctx, actor: &Actor, mut pending: Pending) -> Result<String> {
 
 /// The request a consent form carries, when it is this user's and still fresh.
 pub fn open(ctx: &Ctx, actor: &Actor, sealed: &str) -> std::result::Result<Pending, String> {
-    let stale = || "This authorization request has expired or is not yours. Start again from your app.".to_string();
+    let stale = || {
+        "This authorization request has expired or is not yours. Start again from your app."
+            .to_string()
+    };
     let pending: Pending = ctx
         .vault
         .open_sealed(sealed)
@@ -323,7 +341,6 @@ pub fn hash(secret: &str) -> Vec<u8> {
         .to_vec()
 }
 
-
 fn is_base64url(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
 }
@@ -349,9 +366,15 @@ mod tests {
         assert_eq!(reads.len(), Resource::ALL.len());
         assert!(reads.iter().all(|s| s.starts_with("read:")));
         assert_eq!(
-            names(offered_scopes(Some("write:shipments read:shipments read:shipments")).unwrap_or_default()),
+            names(
+                offered_scopes(Some("write:shipments read:shipments read:shipments"))
+                    .unwrap_or_default()
+            ),
             ["read:shipments", "write:shipments"]
         );
-        assert_eq!(offered_scopes(Some("read:shipments fly")), Err("fly".into()));
+        assert_eq!(
+            offered_scopes(Some("read:shipments fly")),
+            Err("fly".into())
+        );
     }
 }

@@ -22,7 +22,15 @@ const MAX_NAME_LEN: usize = 200;
 const UNNAMED: &str = "An unnamed app";
 /// Schemes a redirect URI may never use (RFC 8252 §7.1 allows other private-use schemes).
 const FORBIDDEN_SCHEMES: [&str; 9] = [
-    "javascript", "data", "file", "vbscript", "about", "blob", "ftp", "ws", "wss",
+    "javascript",
+    "data",
+    "file",
+    "vbscript",
+    "about",
+    "blob",
+    "ftp",
+    "ws",
+    "wss",
 ];
 
 /// RFC 7591 registration of a public client. Unknown metadata is ignored, as RFC 7591 asks.
@@ -57,10 +65,17 @@ pub async fn register(ctx: &Ctx, body: &Value) -> std::result::Result<Value, OAu
             "token_endpoint_auth_method must be \"none\": only public clients with PKCE are supported",
         ));
     }
-    check_listed(metadata, "grant_types", &["authorization_code", "refresh_token"])?;
+    check_listed(
+        metadata,
+        "grant_types",
+        &["authorization_code", "refresh_token"],
+    )?;
     check_listed(metadata, "response_types", &["code"])?;
     let name = optional_string(metadata, "client_name")?;
-    if name.as_ref().is_some_and(|n| n.chars().count() > MAX_NAME_LEN) {
+    if name
+        .as_ref()
+        .is_some_and(|n| n.chars().count() > MAX_NAME_LEN)
+    {
         return Err(invalid_metadata(format!(
             "client_name must be at most {MAX_NAME_LEN} characters"
         )));
@@ -203,7 +218,9 @@ pub fn allows_redirect(client: &Client, requested: &str) -> bool {
 /// a private-use scheme of a native app.
 fn check_redirect_uri(uri: &str) -> std::result::Result<(), String> {
     if uri.len() > MAX_URI_LEN {
-        return Err(format!("redirect URIs must be at most {MAX_URI_LEN} characters"));
+        return Err(format!(
+            "redirect URIs must be at most {MAX_URI_LEN} characters"
+        ));
     }
     let url = Url::parse(uri).map_err(|_| format!("{uri:?} is not an absolute URI"))?;
     if url.fragment().is_some() {
@@ -215,9 +232,9 @@ fn check_redirect_uri(uri: &str) -> std::result::Result<(), String> {
         "http" | "https" => Err(format!(
             "{uri:?}: http is allowed only on loopback (127.0.0.1, [::1], localhost); use https"
         )),
-        scheme if FORBIDDEN_SCHEMES.contains(&scheme) => {
-            Err(format!("{uri:?}: the scheme {scheme} cannot be a redirect URI"))
-        }
+        scheme if FORBIDDEN_SCHEMES.contains(&scheme) => Err(format!(
+            "{uri:?}: the scheme {scheme} cannot be a redirect URI"
+        )),
         _ => Ok(()),
     }
 }
@@ -240,9 +257,11 @@ fn check_listed(
     let Some(value) = metadata.get(field) else {
         return Ok(());
     };
-    let ok = value
-        .as_array()
-        .is_some_and(|items| items.iter().all(|i| i.as_str().is_some_and(|s| allowed.contains(&s))));
+    let ok = value.as_array().is_some_and(|items| {
+        items
+            .iter()
+            .all(|i| i.as_str().is_some_and(|s| allowed.contains(&s)))
+    });
     if ok {
         Ok(())
     } else {

@@ -20,7 +20,10 @@ pub async fn list(ctx: &Ctx, actor: &Actor) -> Result<Vec<ConnectionSummary>> {
 /// Ends one of the signed-in user's connections (another user's is 404); answers the name of
 /// its client.
 pub async fn disconnect(ctx: &Ctx, actor: &Actor, connection_id: &str) -> Result<String> {
-    let (user_id, id) = (actor.signed_in_user()?.to_string(), connection_id.to_string());
+    let (user_id, id) = (
+        actor.signed_in_user()?.to_string(),
+        connection_id.to_string(),
+    );
     ctx.db
         .write(move |tx| match store::oauth::connection(tx, &id)? {
             Some(c) if c.user_id == user_id => {
@@ -31,4 +34,3 @@ pub async fn disconnect(ctx: &Ctx, actor: &Actor, connection_id: &str) -> Result
         })
         .await
 }
-

@@ -105,7 +105,11 @@ impl OAuthError {
 impl From<crate::error::Error> for OAuthError {
     fn from(err: crate::error::Error) -> OAuthError {
         tracing::error!(error = %err, "OAuth endpoint failed");
-        OAuthError::new(500, "server_error", "the server could not complete the request")
+        OAuthError::new(
+            500,
+            "server_error",
+            "the server could not complete the request",
+        )
     }
 }
 

@@ -88,54 +88,68 @@ async fn exchange_code(ctx: &Ctx, form: &Form) -> std::result::Result<Value, OAu
     let connection_id = ids::new(ids::CONNECTION);
     let outcome = ctx
         .db
-        .write(move |tx| -> Result<std::result::Result<Connection, OAuthError>> {
-            let Some(grant) = store::oauth::code(tx, &code_hash)? else {
-                return Ok(Err(OAuthError::invalid_grant("the code is unknown or has expired")));
-            };
-            if let Some(issued) = &grant.connection_id {
-                // A code used twice: end what the first use gave (RFC 6749 §4.1.2).
-                store::oauth::delete_connection(tx, issued)?;
-                return Ok(Err(OAuthError::invalid_grant(
-                    "the code was already used; the tokens issued for it are revoked",
-                )));
-            }
-            if grant.expires_at <= now_text {
-                return Ok(Err(OAuthError::invalid_grant("the code has expired")));
-            }
-            if grant.client_id != client_id {
-                return Ok(Err(OAuthError::invalid_grant("the code was issued to another client")));
-            }
-            if redirect_uri.is_some_and(|uri| uri != grant.redirect_uri) {
-                return Ok(Err(OAuthError::invalid_grant(
-                    "redirect_uri differs from the one of the authorization request",
-                )));
-            }
-            if !bool::from(challenge.as_bytes().ct_eq(grant.code_challenge.as_bytes())) {
-                return Ok(Err(OAuthError::invalid_grant("the code_verifier does not match the code_challenge")));
-            }
-            if resource.is_some_and(|r| r != grant.resource) {
-                return Ok(Err(OAuthError::new(
-                    400,
-                    "invalid_target",
-                    "resource differs from the one the user authorized",
-                )));
-            }
-            let connection = Connection {
-                id: connection_id,
-                user_id: grant.user_id,
-                org_id: grant.org_id,
-                client_id: grant.client_id,
-                client_name: grant.client_name,
-                scopes: grant.scopes,
-                resource: grant.resource,
-                created_at: now_text.clone(),
-                last_used_at: Some(now_text.clone()),
-            };
-            store::oauth::insert_connection(tx, &connection)?;
-            store::oauth::use_code(tx, &code_hash, &connection.id)?;
-            new_refresh(tx, &refresh_hash, &connection.id, &connection.scopes, &refresh_expires)?;
-            Ok(Ok(connection))
-        })
+        .write(
+            move |tx| -> Result<std::result::Result<Connection, OAuthError>> {
+                let Some(grant) = store::oauth::code(tx, &code_hash)? else {
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "the code is unknown or has expired",
+                    )));
+                };
+                if let Some(issued) = &grant.connection_id {
+                    // A code used twice: end what the first use gave (RFC 6749 §4.1.2).
+                    store::oauth::delete_connection(tx, issued)?;
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "the code was already used; the tokens issued for it are revoked",
+                    )));
+                }
+                if grant.expires_at <= now_text {
+                    return Ok(Err(OAuthError::invalid_grant("the code has expired")));
+                }
+                if grant.client_id != client_id {
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "the code was issued to another client",
+                    )));
+                }
+                if redirect_uri.is_some_and(|uri| uri != grant.redirect_uri) {
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "redirect_uri differs from the one of the authorization request",
+                    )));
+                }
+                if !bool::from(challenge.as_bytes().ct_eq(grant.code_challenge.as_bytes())) {
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "the code_verifier does not match the code_challenge",
+                    )));
+                }
+                if resource.is_some_and(|r| r != grant.resource) {
+                    return Ok(Err(OAuthError::new(
+                        400,
+                        "invalid_target",
+                        "resource differs from the one the user authorized",
+                    )));
+                }
+                let connection = Connection {
+                    id: connection_id,
+                    user_id: grant.user_id,
+                    org_id: grant.org_id,
+                    client_id: grant.client_id,
+                    client_name: grant.client_name,
+                    scopes: grant.scopes,
+                    resource: grant.resource,
+                    created_at: now_text.clone(),
+                    last_used_at: Some(now_text.clone()),
+                };
+                store::oauth::insert_connection(tx, &connection)?;
+                store::oauth::use_code(tx, &code_hash, &connection.id)?;
+                new_refresh(
+                    tx,
+                    &refresh_hash,
+                    &connection.id,
+                    &connection.scopes,
+                    &refresh_expires,
+                )?;
+                Ok(Ok(connection))
+            },
+        )
         .await??;
     tokens(ctx, &outcome, &outcome.scopes, refresh_token).await
 }
@@ -145,7 +159,11 @@ async fn refresh(ctx: &Ctx, form: &Form) -> std::result::Result<Value, OAuthErro
     let client_id = form.get("client_id").cloned();
     let narrowed = match form.get("scope").filter(|s| !s.trim().is_empty()) {
         Some(scope) => Some(ScopeSet::parse(scope).map_err(|unknown| {
-            OAuthError::new(400, "invalid_scope", format!("unknown scope {}", unknown.join(" ")))
+            OAuthError::new(
+                400,
+                "invalid_scope",
+                format!("unknown scope {}", unknown.join(" ")),
+            )
         })?),
         None => None,
     };
@@ -155,49 +173,64 @@ async fn refresh(ctx: &Ctx, form: &Form) -> std::result::Result<Value, OAuthErro
     let expires = time::format(now + refresh_lifetime(ctx));
     let outcome = ctx
         .db
-        .write(move |tx| -> Result<std::result::Result<(Connection, String), OAuthError>> {
-            let Some(old) = store::oauth::refresh(tx, &old_hash)? else {
-                return Ok(Err(OAuthError::invalid_grant("the refresh token is unknown or revoked")));
-            };
-            if old.used_at.is_some() {
-                // Presented again: taken to be stolen, so the whole connection ends.
-                store::oauth::delete_connection(tx, &old.connection_id)?;
-                return Ok(Err(OAuthError::invalid_grant(
-                    "the refresh token was already used; the connection has been ended",
-                )));
-            }
-            if old.expires_at <= now_text {
-                return Ok(Err(OAuthError::invalid_grant("the refresh token has expired")));
-            }
-            let Some(connection) = store::oauth::live_connection(tx, &old.connection_id)? else {
-                return Ok(Err(OAuthError::invalid_grant("the connection has ended")));
-            };
-            if client_id.is_some_and(|id| id != connection.client_id) {
-                return Ok(Err(OAuthError::invalid_grant("the refresh token was issued to another client")));
-            }
-            let held = ScopeSet::parse(&old.scopes).unwrap_or_default();
-            let scopes = match narrowed {
-                Some(wanted) if !held.covers(&wanted) => {
-                    return Ok(Err(OAuthError::new(
-                        400,
-                        "invalid_scope",
-                        "a refresh may narrow the permissions, never widen them",
+        .write(
+            move |tx| -> Result<std::result::Result<(Connection, String), OAuthError>> {
+                let Some(old) = store::oauth::refresh(tx, &old_hash)? else {
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "the refresh token is unknown or revoked",
+                    )));
+                };
+                if old.used_at.is_some() {
+                    // Presented again: taken to be stolen, so the whole connection ends.
+                    store::oauth::delete_connection(tx, &old.connection_id)?;
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "the refresh token was already used; the connection has been ended",
                     )));
                 }
-                Some(wanted) => wanted.to_string(),
-                None => old.scopes,
-            };
-            store::oauth::use_refresh(tx, &old_hash, &now_text)?;
-            store::oauth::touch_connection(tx, &connection.id, &now_text)?;
-            new_refresh(tx, &new_hash, &connection.id, &scopes, &expires)?;
-            Ok(Ok((connection, scopes)))
-        })
+                if old.expires_at <= now_text {
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "the refresh token has expired",
+                    )));
+                }
+                let Some(connection) = store::oauth::live_connection(tx, &old.connection_id)?
+                else {
+                    return Ok(Err(OAuthError::invalid_grant("the connection has ended")));
+                };
+                if client_id.is_some_and(|id| id != connection.client_id) {
+                    return Ok(Err(OAuthError::invalid_grant(
+                        "the refresh token was issued to another client",
+                    )));
+                }
+                let held = ScopeSet::parse(&old.scopes).unwrap_or_default();
+                let scopes = match narrowed {
+                    Some(wanted) if !held.covers(&wanted) => {
+                        return Ok(Err(OAuthError::new(
+                            400,
+                            "invalid_scope",
+                            "a refresh may narrow the permissions, never widen them",
+                        )));
+                    }
+                    Some(wanted) => wanted.to_string(),
+                    None => old.scopes,
+                };
+                store::oauth::use_refresh(tx, &old_hash, &now_text)?;
+                store::oauth::touch_connection(tx, &connection.id, &now_text)?;
+                new_refresh(tx, &new_hash, &connection.id, &scopes, &expires)?;
+                Ok(Ok((connection, scopes)))
+            },
+        )
         .await??;
     let (connection, scopes) = outcome;
     tokens(ctx, &connection, &scopes, refresh_token).await
 }
 
-fn new_refresh(tx: &Tx, token_hash: &[u8], connection_id: &str, scopes: &str, expires_at: &str) -> Result<()> {
+fn new_refresh(
+    tx: &Tx,
+    token_hash: &[u8],
+    connection_id: &str,
+    scopes: &str,
+    expires_at: &str,
+) -> Result<()> {
     store::oauth::insert_refresh(
         tx,
         token_hash,
@@ -248,12 +281,10 @@ pub async fn revoke(ctx: &Ctx, form: &Form) -> std::result::Result<(), OAuthErro
     let client_id = form.get("client_id").cloned();
     let refresh_hash = hash(token);
     let from_jwt = match looks_like_jwt(token) {
-        true => {
-            keys::keys(ctx)
-                .await?
-                .verify::<Claims>(token, &validation(ctx))
-                .map(|claims| claims.cid)
-        }
+        true => keys::keys(ctx)
+            .await?
+            .verify::<Claims>(token, &validation(ctx))
+            .map(|claims| claims.cid),
         false => None,
     };
     ctx.db
@@ -282,11 +313,21 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     if !looks_like_jwt(credential) {
         return Err(Error::Unauthenticated);
     }
-    let claims: Claims = keys::keys(ctx)
-        .await?
-        .verify(credential, &validation(ctx))
-        .filter(|c: &Claims| c.exp + LEEWAY_SECONDS > ctx.clock.now().unix_timestamp())
-        .ok_or(Error::Unauthenticated)?;
+    let claims = match ctx.verified.get(credential) {
+        Some(claims) => claims,
+        None => {
+            let claims: Claims = keys::keys(ctx)
+                .await?
+                .verify(credential, &validation(ctx))
+                .ok_or(Error::Unauthenticated)?;
+            ctx.verified
+                .insert(credential, &claims, ctx.clock.now().unix_timestamp());
+            claims
+        }
+    };
+    if claims.exp + LEEWAY_SECONDS <= ctx.clock.now().unix_timestamp() {
+        return Err(Error::Unauthenticated);
+    }
     let cid = claims.cid.clone();
     let connection = ctx
         .db
@@ -308,6 +349,38 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
         staff: false,
         quota,
     })
+}
+
+/// Access tokens whose signature was checked, by the SHA-256 of the token: a token is used for
+/// an hour, and an Ed25519 verification costs more than the rest of a read request. The expiry
+/// and the connection are still checked on every request.
+#[derive(Default)]
+pub struct Verified {
+    claims: std::sync::Mutex<std::collections::HashMap<Vec<u8>, Claims>>,
+}
+
+/// Entries kept at most; past it, expired ones are swept out, then all if need be.
+const VERIFIED_MAX: usize = 10_000;
+
+impl Verified {
+    fn get(&self, token: &str) -> Option<Claims> {
+        self.lock().get(&hash(token)).cloned()
+    }
+
+    fn insert(&self, token: &str, claims: &Claims, now: i64) {
+        let mut cache = self.lock();
+        if cache.len() >= VERIFIED_MAX {
+            cache.retain(|_, c| c.exp + LEEWAY_SECONDS > now);
+            if cache.len() >= VERIFIED_MAX {
+                cache.clear();
+            }
+        }
+        cache.insert(hash(token), claims.clone());
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Vec<u8>, Claims>> {
+        self.claims.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// Records when the connection was last used, at most once a minute, off the request's path.
@@ -361,4 +434,38 @@ fn field<'a>(form: &'a Form, name: &str) -> std::result::Result<&'a str, OAuthEr
         .map(String::as_str)
         .filter(|v| !v.is_empty())
         .ok_or_else(|| OAuthError::invalid_request(format!("{name} is required")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claims(exp: i64) -> Claims {
+        Claims {
+            iss: "i".into(),
+            sub: "s".into(),
+            aud: "a".into(),
+            exp,
+            iat: 0,
+            jti: "j".into(),
+            client_id: "c".into(),
+            scope: "read:all".into(),
+            org: "o".into(),
+            cid: "con".into(),
+        }
+    }
+
+    #[test]
+    fn verified_tokens_are_remembered_and_the_expired_swept_when_full() {
+        let verified = Verified::default();
+        assert!(verified.get("t1").is_none());
+        verified.insert("t1", &claims(100), 0);
+        assert_eq!(verified.get("t1").map(|c| c.exp), Some(100));
+        for n in 1..VERIFIED_MAX {
+            verified.insert(&format!("old{n}"), &claims(10), 0);
+        }
+        verified.insert("t2", &claims(100), 50);
+        assert_eq!(verified.lock().len(), 2, "the expired ones went");
+        assert!(verified.get("t1").is_some() && verified.get("t2").is_some());
+    }
 }

@@ -23,7 +23,7 @@ use crate::{
     events::schedule,
     model::time,
     service::{
-        Ctx, idempotency,
+        Ctx,
         webhooks::{delivery, reveal},
     },
     store::{self, deliveries::Due},
@@ -55,7 +55,7 @@ pub async fn run(ctx: Ctx, mut stop: watch::Receiver<bool>, grace: Duration) {
     let mut polled_at: Option<Instant> = None;
     while !*stop.borrow() {
         if pruned_at.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
-            if let Err(err) = prune(&ctx).await {
+            if let Err(err) = crate::service::housekeeping::run(&ctx).await {
                 tracing::warn!(error = %err, "could not prune webhook deliveries");
             }
             pruned_at = Some(Instant::now());
@@ -234,24 +234,4 @@ async fn attempt(ctx: &Ctx, due: Due) -> Result<()> {
             }
         })
         .await
-}
-
-/// Removes delivered events and log rows older than `webhooks.retention_days`, and
-/// idempotency keys past their 24 hours.
-async fn prune(ctx: &Ctx) -> Result<()> {
-    let days = i64::from(ctx.config.webhooks.retention_days);
-    let now = ctx.clock.now();
-    let before = now - ::time::Duration::days(days);
-    let keys_before = time::format(now - ::time::Duration::hours(idempotency::KEEP_HOURS));
-    let removed =
-        ctx.db
-            .write(move |tx| {
-                Ok(store::deliveries::prune(tx, before)?
-                    + store::idempotency::prune(tx, &keys_before)?)
-            })
-            .await?;
-    if removed > 0 {
-        tracing::info!(removed, "pruned webhook events and delivery log");
-    }
-    Ok(())
 }

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Real-browser end-to-end test: headless Chromium (Debian's, driven by playwright-core) signs in,
+# consents to an OAuth client for one of two organizations, and disconnects it again under
+# Apps & integrations (tests/browser/flow.mjs). Starts the release binary on a loopback port
+# with a fresh data directory; screenshots go to target/browser/.
+#
+#   .ci/browser.sh [BINARY]        (default target/release/shipbase)
+#
+# Installs what it needs when missing: the chromium package, and tests/browser's npm packages
+# into ~/.cache/shipbase-browser (reinstalled only when package-lock.json changes).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+repo=$(pwd)
+
+bin=$(realpath "${1:-target/release/shipbase}")
+[ -x "$bin" ] || { echo "browser.sh: no executable binary at $bin" >&2; exit 1; }
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing chromium"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+fi
+
+cache="$HOME/.cache/shipbase-browser"
+stamp=$(sha256sum tests/browser/package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$cache/.stamp" 2>/dev/null || true)" != "$stamp" ] || [ ! -d "$cache/node_modules" ]; then
+  echo "== npm ci (tests/browser)"
+  mkdir -p "$cache"
+  rm -f "$cache/.stamp"
+  cp tests/browser/package.json tests/browser/package-lock.json "$cache/"
+  (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$stamp" > "$cache/.stamp"
+fi
+# The flow runs next to its node_modules, so that `import 'playwright-core'` resolves.
+cp tests/browser/flow.mjs "$cache/flow.mjs"
+
+work=$(mktemp -d)
+server=""
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
+base="http://127.0.0.1:$port"
+export SHIPBASE_LOG__LEVEL=${SHIPBASE_LOG__LEVEL:-info} NO_COLOR=1
+
+"$bin" serve --listen "127.0.0.1:$port" --data-dir "$work/data" --base-url "$base" > "$work/server.log" 2>&1 &
+server=$!
+server_log() {
+  echo "== server log (last 50 lines)"
+  tail -50 "$work/server.log" || true
+}
+deadline=$((SECONDS + 30))
+until curl -fs -o /dev/null "$base/health"; do
+  if ! kill -0 "$server" 2>/dev/null; then
+    echo "browser.sh: the server exited before it answered /health" >&2; server_log; exit 1
+  fi
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    echo "browser.sh: no 200 from $base/health within 30 s" >&2; server_log; exit 1
+  fi
+  sleep 0.1
+done
+
+# One owner of two organizations, so that the consent page offers a choice.
+email=owner@acme.test
+password="browser-test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+"$bin" --data-dir "$work/data" org create --name "Acme Shop" --slug acme --email "$email" \
+  --user-name "Ada Owner" --json > "$work/acme.json"
+"$bin" --data-dir "$work/data" org create --name "Nordic Outdoor" --slug nordic --email "$email" \
+  --user-name "Ada Owner" --json > "$work/nordic.json"
+org=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).org.id)' "$work/acme.json")
+printf '%s\n' "$password" | "$bin" --data-dir "$work/data" user set-password --email "$email" --password-stdin
+
+shots="$repo/target/browser"
+mkdir -p "$shots"
+echo "== browser flow against $base"
+status=0
+(cd "$cache" && BASE_URL="$base" EMAIL="$email" PASSWORD="$password" ORG_ID="$org" SCREENSHOTS="$shots" \
+  node flow.mjs) || status=$?
+if [ "$status" -ne 0 ]; then
+  server_log
+fi
+exit "$status"

@@ -57,7 +57,7 @@ fn looks_like_api_token(credential: &str) -> bool {
 /// one request from its rate budget.
 pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     if !looks_like_api_token(credential) {
-        return crate::service::oauth::tokens::authenticate(ctx, credential).await;
+        return crate::service::oauth::access::authenticate(ctx, credential).await;
     }
     let hash = hash_token(credential);
     let lookup = hash.clone();

@@ -59,7 +59,7 @@ pub struct Inner {
     /// Failed sign-ins, per account and address.
     pub login: login_throttle::LoginThrottle,
     /// Access tokens whose signature was checked.
-    pub verified: oauth::tokens::Verified,
+    pub verified: oauth::access::Verified,
 }
 
 impl Deref for Ctx {
@@ -103,7 +103,7 @@ impl Ctx {
             sender,
             keys: tokio::sync::OnceCell::new(),
             login: login_throttle::LoginThrottle::default(),
-            verified: oauth::tokens::Verified::default(),
+            verified: oauth::access::Verified::default(),
         })))
     }
 

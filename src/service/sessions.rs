@@ -12,7 +12,7 @@ use crate::{
     service::{
         Actor, Ctx,
         login_throttle::Key,
-        oauth::{self, authorize::hash},
+        oauth::{self, hash},
     },
     store,
 };

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use ring::digest;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
@@ -298,7 +297,7 @@ pub async fn decide(
         expires_at: time::format(ctx.clock.now() + ::time::Duration::seconds(CODE_SECONDS)),
         connection_id: None,
     };
-    let hash = hash(&code);
+    let hash = oauth::hash(&code);
     ctx.db
         .write(move |tx| store::oauth::insert_code(tx, &hash, &grant))
         .await?;
@@ -332,13 +331,6 @@ fn redirect(ctx: &Ctx, redirect_uri: &str, params: &[(&str, &str)]) -> String {
         }
         Err(_) => redirect_uri.to_string(),
     }
-}
-
-/// Codes are stored as their SHA-256.
-pub fn hash(secret: &str) -> Vec<u8> {
-    digest::digest(&digest::SHA256, secret.as_bytes())
-        .as_ref()
-        .to_vec()
 }
 
 fn is_base64url(b: u8) -> bool {

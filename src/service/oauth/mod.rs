@@ -9,6 +9,7 @@ use crate::{
     service::{Ctx, auth},
 };
 
+pub mod access;
 pub mod authorize;
 pub mod clients;
 pub mod connections;
@@ -116,4 +117,11 @@ impl From<crate::error::Error> for OAuthError {
 /// A new secret (codes, refresh tokens, sessions): 32 random bytes, base64url.
 pub fn new_secret() -> crate::error::Result<String> {
     auth::random_urlsafe(32)
+}
+
+/// Secrets (codes, refresh tokens, sessions) are stored as their SHA-256.
+pub fn hash(secret: &str) -> Vec<u8> {
+    ring::digest::digest(&ring::digest::SHA256, secret.as_bytes())
+        .as_ref()
+        .to_vec()
 }

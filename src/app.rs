@@ -46,6 +46,13 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
     let edge = ctx.clone();
     crate::web::routes(Route::new())
         .at(
+            "/mcp",
+            poem::get(crate::mcp::get)
+                .post(crate::mcp::post)
+                .delete(crate::mcp::delete)
+                .data(Arc::new(crate::mcp::sessions::Sessions::default())),
+        )
+        .at(
             "/openapi.json",
             make_sync(|_| {
                 Response::builder()

@@ -31,6 +31,8 @@ pub struct Server {
     pub base_url: String,
     /// Seconds in-flight requests get to finish after SIGINT/SIGTERM.
     pub shutdown_grace_seconds: u64,
+    /// Browser origins, besides the base URL's, that may call `/mcp` (others get 403).
+    pub allowed_origins: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -169,6 +171,7 @@ impl Default for Server {
             listen: "127.0.0.1:8080".into(),
             base_url: String::new(),
             shutdown_grace_seconds: 10,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -292,6 +295,19 @@ impl Config {
                 .or_else(|| url.strip_prefix("http://"));
             if rest.is_none_or(|host| host.is_empty() || host.contains(char::is_whitespace)) {
                 return Err(format!("server.base_url: {url:?} is not an http(s) URL"));
+            }
+        }
+        for origin in &self.server.allowed_origins {
+            let ok = url::Url::parse(origin).is_ok_and(|u| {
+                matches!(u.scheme(), "http" | "https")
+                    && u.host().is_some()
+                    && u.path() == "/"
+                    && !origin.ends_with('/')
+            });
+            if !ok {
+                return Err(format!(
+                    "server.allowed_origins: {origin:?} is not an origin like https://app.example.com"
+                ));
             }
         }
         if self.storage.data_dir.as_os_str().is_empty() {

@@ -16,6 +16,8 @@ pub mod config;
 pub mod error;
 /// Webhook delivery below the service: signatures, the address guard, the sender, retries.
 pub mod events;
+/// The MCP endpoint for AI agents.
+pub mod mcp;
 /// Plain types and rules, no I/O.
 pub mod model;
 /// Operations, each taking an Actor.

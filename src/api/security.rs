@@ -20,6 +20,12 @@ tokio::task_local! {
 
 /// Authenticates and remembers the credential's quota for the response headers.
 async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor, ApiError> {
+    Ok(authenticate_quoted(ctx, credential).await?)
+}
+
+/// Authenticates a bearer credential (REST or MCP) and remembers its quota for the
+/// `RateLimit-*` headers of the answer.
+pub async fn authenticate_quoted(ctx: &Ctx, credential: &str) -> Result<Actor, crate::error::Error> {
     let actor = auth::authenticate(ctx, credential).await?;
     let _ = QUOTA.try_with(|cell| cell.set(actor.quota));
     Ok(actor)
@@ -74,6 +80,9 @@ struct Authenticated(Actor);
 /// edge needs to know whose key it holds) and leaves the actor on the request. None when there
 /// is no bearer credential or it does not authenticate: the handler then answers as it would.
 pub async fn authenticate_ahead(req: &mut Request, ctx: &Ctx) -> Option<Actor> {
+    if let Some(Authenticated(actor)) = req.extensions().get::<Authenticated>() {
+        return Some(actor.clone());
+    }
     let header = req.headers().get(poem::http::header::AUTHORIZATION)?;
     let value = header.to_str().ok()?;
     let (scheme, credential) = value.split_once(' ')?;
@@ -83,4 +92,10 @@ pub async fn authenticate_ahead(req: &mut Request, ctx: &Ctx) -> Option<Actor> {
     let actor = authenticate(ctx, credential.trim()).await.ok()?;
     req.extensions_mut().insert(Authenticated(actor.clone()));
     Some(actor)
+}
+
+/// Makes `req` act as `actor`, authenticated already (the MCP endpoint's in-process calls of
+/// REST operations).
+pub fn act_as(req: &mut Request, actor: Actor) {
+    req.extensions_mut().insert(Authenticated(actor));
 }

@@ -1,0 +1,241 @@
+//! The tools: one per operation of the operations table (DESIGN §12, §16), named as the
+//! operation, described for a model, with an input schema made from the REST operation's path
+//! parameters (but `orgId`, which the connection fixes), query parameters and body fields at top
+//! level — the same types the REST API reads — and how to call the REST operation in-process.
+
+use std::{collections::BTreeMap, sync::OnceLock};
+
+use serde_json::{Map, Value, json};
+
+use crate::{
+    api,
+    mcp::schema,
+    service::operations::{self, Kind, Operation},
+};
+
+/// One tool and the REST operation it calls.
+#[derive(Debug)]
+pub struct Tool {
+    pub operation: &'static Operation,
+    /// The definition `tools/list` shows.
+    pub definition: Value,
+    pub method: poem::http::Method,
+    /// The REST path with `{name}` placeholders.
+    pub path: String,
+    pub path_params: Vec<String>,
+    pub query_params: Vec<String>,
+    /// Whether the operation reads a JSON body (its fields are the other arguments).
+    pub body: bool,
+}
+
+/// The argument every POST tool takes, as the `Idempotency-Key` header (DESIGN §15).
+pub const IDEMPOTENCY_KEY: &str = "idempotencyKey";
+
+/// Every tool, in the order of the operations table.
+pub fn tools() -> &'static [Tool] {
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS.get_or_init(|| build(api::openapi::document()))
+}
+
+pub fn find(name: &str) -> Option<&'static Tool> {
+    tools().iter().find(|t| t.operation.id == name)
+}
+
+fn build(document: &Value) -> Vec<Tool> {
+    let components = document["components"]["schemas"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    let mut by_id: BTreeMap<&str, (&str, &str, &Value)> = BTreeMap::new();
+    for (path, item) in document["paths"].as_object().into_iter().flatten() {
+        for (method, op) in item.as_object().into_iter().flatten() {
+            if let Some(id) = op["operationId"].as_str() {
+                by_id.insert(id, (path, method, op));
+            }
+        }
+    }
+    operations::ALL
+        .iter()
+        .filter_map(|operation| {
+            let (path, method, op) = by_id.get(operation.id)?;
+            tool(operation, path, method, op, &components)
+        })
+        .collect()
+}
+
+fn tool(
+    operation: &'static Operation,
+    path: &str,
+    method: &str,
+    op: &Value,
+    components: &Map<String, Value>,
+) -> Option<Tool> {
+    let method: poem::http::Method = method.to_uppercase().parse().ok()?;
+    let mut defs = BTreeMap::new();
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    let (mut path_params, mut query_params) = (Vec::new(), Vec::new());
+    for param in op["parameters"].as_array().into_iter().flatten() {
+        let name = param["name"].as_str().unwrap_or_default().to_string();
+        match param["in"].as_str() {
+            Some("path") if name == "orgId" => continue,
+            Some("path") => path_params.push(name.clone()),
+            Some("query") => query_params.push(name.clone()),
+            _ => continue,
+        }
+        let mut schema = schema::convert(&param["schema"], components, &mut defs);
+        if let (Some(description), Value::Object(map)) = (param["description"].as_str(), &mut schema) {
+            map.insert("description".into(), description.into());
+        }
+        if param["required"] == true {
+            required.push(Value::String(name.clone()));
+        }
+        properties.insert(name, schema);
+    }
+    let body_schema = &op["requestBody"]["content"]["application/json"]["schema"];
+    let body = !body_schema.is_null();
+    if body {
+        let reference = body_schema["$ref"].as_str().unwrap_or_default();
+        let name = reference.rsplit('/').next().unwrap_or_default();
+        let target = components.get(name).cloned().unwrap_or_else(|| body_schema.clone());
+        let converted = schema::convert(&target, components, &mut defs);
+        for (field, schema) in converted["properties"].as_object().into_iter().flatten() {
+            properties.insert(field.clone(), schema.clone());
+        }
+        required.extend(converted["required"].as_array().into_iter().flatten().cloned());
+    }
+    if method == poem::http::Method::POST {
+        properties.insert(
+            IDEMPOTENCY_KEY.into(),
+            json!({"type": "string", "minLength": 1, "maxLength": 255,
+                   "description": "Makes a retry safe: the same key with the same arguments returns the first result and changes nothing again (kept 24 hours)."}),
+        );
+    }
+    let mut input = json!({
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": false,
+    });
+    if !required.is_empty() {
+        input["required"] = Value::Array(required);
+    }
+    if !defs.is_empty() {
+        input["$defs"] = serde_json::to_value(defs).unwrap_or_default();
+    }
+    let definition = json!({
+        "name": operation.id,
+        "title": title(operation.id),
+        "description": description(operation, op),
+        "inputSchema": input,
+        "annotations": {
+            "title": title(operation.id),
+            "readOnlyHint": operation.kind == Kind::Read,
+            "destructiveHint": destructive(operation),
+            "idempotentHint": matches!(operation.kind, Kind::Read | Kind::Change | Kind::Delete),
+            "openWorldHint": matches!(operation.id, "book_shipment" | "test_webhook"),
+        },
+    });
+    Some(Tool {
+        operation,
+        definition,
+        method,
+        path: path.to_string(),
+        path_params,
+        query_params,
+        body,
+    })
+}
+
+/// Operations that remove or end something for good.
+fn destructive(operation: &Operation) -> bool {
+    operation.kind == Kind::Delete || matches!(operation.id, "cancel_order" | "rotate_webhook_secret")
+}
+
+/// `get_shipment` → "Get shipment".
+fn title(id: &str) -> String {
+    let words = id.replace('_', " ");
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// What the tool does, when to use it and what it needs, for a model.
+fn description(operation: &Operation, op: &Value) -> String {
+    let mut parts = vec![operation.summary.to_string()];
+    if let Some(hint) = guidance(operation.id) {
+        parts.push(hint.to_string());
+    }
+    let details = op["description"].as_str().unwrap_or_default();
+    let details: Vec<&str> = details
+        .split("\n\n")
+        .filter(|p| !p.starts_with("Scope:") && *p != operation.summary && !p.trim().is_empty())
+        .collect();
+    parts.extend(details.iter().map(|d| d.to_string()));
+    parts.push(format!("Needs the permission {}.", operation.scope));
+    parts.join("\n\n")
+}
+
+/// When to use the central tools, and what to look up first.
+fn guidance(id: &str) -> Option<&'static str> {
+    Some(match id {
+        "create_shipment" => "Use it to ship something that is not an order in Shipbase. It needs a senderAddressId (list_sender_addresses) and carrierSettings.carrierId (list_carriers; productId is one of the carrier's products from list_available_carriers). The shipment is created unbooked; book it with book_shipment to get its label and tracking number.",
+        "create_order_shipment" => "Use it to ship an order: the receiver defaults to the order's shipping address and the parcels to its lines.",
+        "book_shipment" => "Books the shipment with its carrier: the label document and tracking number appear on the shipment. Only shipments that are not booked yet can be booked.",
+        "update_shipment" => "Only before booking. Fields given replace the stored ones (null clears an optional field; parties and parcels are replaced whole).",
+        "set_shipment_status" => "Moves a shipment along its status machine (e.g. to on_hold or cancelled); impossible moves are refused with invalid_state.",
+        "apply_shipping_rule" => "Sets the shipment's carrier settings from a shipping rule (list_shipping_rules).",
+        "quote_shipping_rates" => "Prices a would-be shipment with the organization's shipping rules, as a web shop's checkout asks.",
+        "list_shipments" => "Filter by status, reference, orderId or creation time; pages with page and limit (1 to 100).",
+        "list_orders" => "Filter by status, orderChannelId or orderNumber; pages with page and limit (1 to 100).",
+        "split_parcel" => "Moves order lines (or some of their units) out of a parcel into a new shipment.",
+        "create_return_shipment" => "Makes a booked return shipment for a booked outbound shipment, from the receiver back to the sender.",
+        "get_shipment_document" => "Returns the document (a label PDF) as a base64 file; its id is in the shipment's documents.",
+        "get_billing_usage" => "Use it before creating many shipments to see how many the plan still includes.",
+        "create_api_token" => "The token's value is returned only in this answer.",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_is_a_tool_whose_arguments_do_not_collide() {
+        let tools = tools();
+        assert_eq!(tools.len(), operations::ALL.len());
+        for tool in tools {
+            let properties = tool.definition["inputSchema"]["properties"].as_object().cloned().unwrap_or_default();
+            assert!(!properties.contains_key("orgId"), "{}", tool.operation.id);
+            let named = tool.path_params.len() + tool.query_params.len();
+            let body_fields = properties.len() - named - usize::from(tool.method == poem::http::Method::POST);
+            let mut all: Vec<&String> = tool.path_params.iter().chain(&tool.query_params).collect();
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), named, "{}: a parameter name repeats", tool.operation.id);
+            assert!(tool.body || body_fields == 0, "{}", tool.operation.id);
+            let description = tool.definition["description"].as_str().unwrap_or_default();
+            assert!(description.contains(&tool.operation.scope.to_string()), "{description}");
+        }
+    }
+
+    #[test]
+    fn tools_mirror_the_rest_operations() {
+        let get = find("get_shipment").map(|t| &t.definition).cloned().unwrap_or_default();
+        assert_eq!(get["inputSchema"]["required"], json!(["shipmentId"]));
+        assert_eq!(get["annotations"]["readOnlyHint"], true);
+        let create = find("create_shipment").map(|t| &t.definition).cloned().unwrap_or_default();
+        let props = create["inputSchema"]["properties"].as_object().cloned().unwrap_or_default();
+        for field in ["reference", "senderAddressId", "parties", "type", "carrierSettings", "parcels", "idempotencyKey"] {
+            assert!(props.contains_key(field), "{field}");
+        }
+        assert_eq!(create["inputSchema"]["additionalProperties"], false);
+        assert!(create["inputSchema"]["$defs"]["Party"].is_object());
+        let split = find("split_parcel").map(|t| t.path_params.clone()).unwrap_or_default();
+        assert_eq!(split, ["shipmentId", "parcelId"]);
+        let delete = find("delete_order").map(|t| &t.definition).cloned().unwrap_or_default();
+        assert_eq!((delete["annotations"]["destructiveHint"].as_bool(), delete["annotations"]["idempotentHint"].as_bool()), (Some(true), Some(true)));
+    }
+}

@@ -1,0 +1,188 @@
+//! The methods Shipbase serves and their results in each era: `server/discover` (modern),
+//! `initialize` and `ping` (legacy), `tools/list` and `tools/call` (both). Modern results carry
+//! `resultType` and the server's identity in `_meta`; list results carry cache hints.
+
+use serde_json::{Map, Value, json};
+
+use crate::{
+    app::VERSION,
+    mcp::{
+        catalog::{self, Tool},
+        dispatch::{self, Outcome},
+        era::{LEGACY, META_SERVER_INFO, MODERN, SUPPORTED},
+        jsonrpc::{Failure, INVALID_PARAMS, Message},
+    },
+    service::{Actor, Ctx, actor::Principal},
+};
+
+/// How long a client may reuse the server description and tool list: they change only with
+/// the connection's permissions (fixed) or a new Shipbase version.
+const TTL_MS: u64 = 5 * 60 * 1000;
+
+const INSTRUCTIONS: &str = "Shipbase manages shipping for one organization: sender addresses, carriers, shipping rules, orders, and shipments with labels and tracking. Every tool works in the organization this connection was approved for, within the permissions granted; to ship, create a shipment (create_shipment, or create_order_shipment for an order) and book it with book_shipment to get its label.";
+
+/// The protocol revision a request is served under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revision {
+    Modern,
+    /// 2025-11-25 or 2025-06-18: structured content is an object.
+    Structured,
+    /// 2025-03-26: text content only.
+    Plain,
+}
+
+impl Revision {
+    pub fn of_legacy(version: &str) -> Revision {
+        if version == LEGACY[2] { Revision::Plain } else { Revision::Structured }
+    }
+}
+
+fn server_info(revision: Revision) -> Value {
+    match revision {
+        Revision::Plain => json!({"name": "shipbase", "version": VERSION}),
+        _ => json!({"name": "shipbase", "title": "Shipbase", "version": VERSION}),
+    }
+}
+
+/// A modern result: `resultType` and the server's identity added.
+pub fn modern(mut result: Map<String, Value>) -> Value {
+    result.insert("resultType".into(), "complete".into());
+    let meta = result.entry("_meta").or_insert_with(|| json!({}));
+    meta[META_SERVER_INFO] = server_info(Revision::Modern);
+    Value::Object(result)
+}
+
+fn cacheable(mut result: Map<String, Value>) -> Map<String, Value> {
+    result.insert("ttlMs".into(), TTL_MS.into());
+    // The tool list depends on the connection's permissions.
+    result.insert("cacheScope".into(), "private".into());
+    result
+}
+
+/// The tools `actor` may call, in the table's order.
+pub fn visible(actor: &Actor) -> impl Iterator<Item = &'static Tool> + '_ {
+    catalog::tools()
+        .iter()
+        .filter(|tool| actor.scopes.grants(tool.operation.scope))
+}
+
+pub fn discover(actor: &Actor) -> Value {
+    let mut capabilities = json!({});
+    if visible(actor).next().is_some() {
+        capabilities["tools"] = json!({});
+    }
+    let result = json!({
+        "supportedVersions": SUPPORTED,
+        "capabilities": capabilities,
+        "instructions": INSTRUCTIONS,
+    });
+    modern(cacheable(result.as_object().cloned().unwrap_or_default()))
+}
+
+/// The result of a legacy `initialize`: the client's version when served, else the newest.
+pub fn initialize(requested: Option<&str>) -> (String, Value) {
+    let version = requested
+        .filter(|v| LEGACY.contains(v))
+        .unwrap_or(LEGACY[0])
+        .to_string();
+    let revision = Revision::of_legacy(&version);
+    let result = json!({
+        "protocolVersion": version,
+        "capabilities": {"tools": {"listChanged": false}},
+        "serverInfo": server_info(revision),
+        "instructions": INSTRUCTIONS,
+    });
+    (version, result)
+}
+
+/// `tools/list`: every tool the actor may call, in one page.
+pub fn list_tools(message: &Message, actor: &Actor, revision: Revision) -> Result<Value, Failure> {
+    if message.params.get("cursor").is_some_and(|c| !c.is_null()) {
+        return Err(Failure::new(
+            poem::http::StatusCode::OK,
+            message.id.clone(),
+            INVALID_PARAMS,
+            "Invalid params: unknown cursor (the list has one page)",
+        ));
+    }
+    let tools: Vec<Value> = visible(actor)
+        .map(|tool| definition(tool, revision))
+        .collect();
+    let result = json!({"tools": tools}).as_object().cloned().unwrap_or_default();
+    Ok(match revision {
+        Revision::Modern => modern(cacheable(result)),
+        _ => Value::Object(result),
+    })
+}
+
+/// A tool's definition with only the fields its revision knows.
+fn definition(tool: &Tool, revision: Revision) -> Value {
+    let mut definition = tool.definition.clone();
+    if revision == Revision::Plain
+        && let Some(map) = definition.as_object_mut()
+    {
+        map.remove("title");
+    }
+    definition
+}
+
+/// `tools/call`: the REST operation with the connection's actor, in its organization.
+pub async fn call_tool(ctx: &Ctx, message: &Message, actor: &Actor, revision: Revision) -> Result<Value, Failure> {
+    let bad = |text: String| Failure::new(poem::http::StatusCode::OK, message.id.clone(), INVALID_PARAMS, text);
+    let name = message
+        .params
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad("Invalid params: name must be the tool's name".into()))?;
+    let tool = catalog::find(name).ok_or_else(|| bad(format!("Unknown tool: {name}")))?;
+    let arguments = match message.params.get("arguments") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(arguments)) => arguments.clone(),
+        Some(_) => return Err(bad("Invalid params: arguments must be an object".into())),
+    };
+    let org_id = match &actor.principal {
+        Principal::Connection { org_id, .. } | Principal::ApiToken { org_id, .. } => org_id.clone(),
+        _ => return Err(bad("Invalid params: this credential belongs to no organization".into())),
+    };
+    let outcome = dispatch::call(ctx, actor, &org_id, tool, arguments).await;
+    Ok(tool_result(outcome, revision))
+}
+
+fn tool_result(outcome: Outcome, revision: Revision) -> Value {
+    let mut content = vec![json!({"type": "text", "text": outcome.structured.to_string()})];
+    if let Some(file) = &outcome.file {
+        content.push(json!({"type": "resource", "resource": {
+            "uri": file.uri, "mimeType": file.mime_type, "blob": file.blob}}));
+    }
+    let mut result = Map::new();
+    result.insert("content".into(), Value::Array(content));
+    if revision != Revision::Plain {
+        result.insert("structuredContent".into(), outcome.structured);
+    }
+    if outcome.is_error {
+        result.insert("isError".into(), true.into());
+    }
+    match revision {
+        Revision::Modern => modern(result),
+        _ => Value::Object(result),
+    }
+}
+
+/// The error of a modern `initialize` (a method this revision removed): 404, naming the
+/// versions that do have it.
+pub fn removed(message: &Message) -> Failure {
+    let mut failure = Failure::new(
+        poem::http::StatusCode::NOT_FOUND,
+        message.id.clone(),
+        crate::mcp::jsonrpc::METHOD_NOT_FOUND,
+        format!("Method not found: {} (protocol {MODERN})", message.method),
+    );
+    if message.method == "initialize" {
+        failure.message = format!(
+            "Method not found: initialize is not part of protocol {MODERN}; send it without _meta to use {}",
+            LEGACY.join(", ")
+        );
+        failure = failure.with_data(json!({"supported": SUPPORTED}));
+    }
+    failure
+}

@@ -1,0 +1,280 @@
+//! The MCP endpoint `/mcp` (SPEC §5, DESIGN §12): Streamable HTTP in both protocol eras, the
+//! stateless 2026-07-28 revision and the legacy 2025-11-25, 2025-06-18 and 2025-03-26 ones,
+//! told apart per request. Checks run in DESIGN's order: Origin (DNS rebinding) → bearer token
+//! (live on every request) → era framing → method → tool. Each tool is a REST operation called
+//! in-process with the connection's actor (`dispatch`), so MCP and REST share every check.
+
+use std::sync::Arc;
+
+use poem::{
+    Request, Response, handler,
+    http::{StatusCode, header},
+    web::Data,
+};
+use serde_json::json;
+
+use crate::{
+    api::security,
+    error::Error,
+    service::{Actor, Ctx, actor::Principal, oauth},
+};
+
+pub mod catalog;
+pub mod dispatch;
+pub mod era;
+pub mod jsonrpc;
+mod methods;
+pub mod schema;
+pub mod sessions;
+
+use era::Era;
+use jsonrpc::{Failure, Framing, Incoming, Message, answer};
+use methods::Revision;
+use sessions::{Session, Sessions};
+
+const SESSION_HEADER: &str = "mcp-session-id";
+
+#[handler]
+pub async fn post(req: &Request, Data(ctx): Data<&Ctx>, Data(sessions): Data<&Arc<Sessions>>, body: Vec<u8>) -> Response {
+    let actor = match gate(req, ctx).await {
+        Ok(actor) => actor,
+        Err(response) => return response,
+    };
+    let accept = req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok());
+    let Some(framing) = Framing::of(accept) else {
+        return failure(
+            Framing::Json,
+            Failure::new(
+                StatusCode::NOT_ACCEPTABLE,
+                None,
+                jsonrpc::INVALID_REQUEST,
+                "Not Acceptable: accept application/json or text/event-stream",
+            ),
+        );
+    };
+    let message = match jsonrpc::parse(&body) {
+        Ok(Incoming::Message(message)) => message,
+        Ok(Incoming::Response) => return jsonrpc::accepted(),
+        Err(err) => return failure(framing, err),
+    };
+    let outcome = match era::of(&message, req.headers()) {
+        Era::Modern => modern(ctx, &actor, &message, req).await,
+        Era::Legacy => legacy(ctx, &actor, &message, req, sessions).await,
+    };
+    match outcome {
+        Ok(Reply::Accepted) => jsonrpc::accepted(),
+        Ok(Reply::Result { result, session }) => {
+            let id = message.id.clone().unwrap_or_default();
+            let mut response = answer(framing, StatusCode::OK, &jsonrpc::result(&id, result));
+            if let Some(session) = session
+                && let Ok(value) = session.parse()
+            {
+                response.headers_mut().insert(SESSION_HEADER, value);
+            }
+            response
+        }
+        Err(err) => failure(framing, err),
+    }
+}
+
+/// What a message gets.
+enum Reply {
+    /// A notification: 202.
+    Accepted,
+    /// A result, with the session it opened (legacy `initialize`).
+    Result {
+        result: serde_json::Value,
+        session: Option<String>,
+    },
+}
+
+fn result(result: serde_json::Value) -> Result<Reply, Failure> {
+    Ok(Reply::Result { result, session: None })
+}
+
+/// The stateless revision: `_meta` and headers checked on every request; no session.
+async fn modern(ctx: &Ctx, actor: &Actor, message: &Message, req: &Request) -> Result<Reply, Failure> {
+    if message.id.is_none() {
+        return Ok(Reply::Accepted);
+    }
+    era::check_modern(message, req.headers())?;
+    match message.method.as_str() {
+        "server/discover" => result(methods::discover(actor)),
+        "tools/list" => result(methods::list_tools(message, actor, Revision::Modern)?),
+        "tools/call" => result(methods::call_tool(ctx, message, actor, Revision::Modern).await?),
+        _ => Err(methods::removed(message)),
+    }
+}
+
+/// The handshake revisions: `initialize` opens a session for this credential; every other
+/// message names it.
+async fn legacy(
+    ctx: &Ctx,
+    actor: &Actor,
+    message: &Message,
+    req: &Request,
+    sessions: &Sessions,
+) -> Result<Reply, Failure> {
+    let id = message.id.clone();
+    if message.method == "initialize" {
+        let Some(_) = id else {
+            return Err(Failure::new(StatusCode::BAD_REQUEST, None, jsonrpc::INVALID_REQUEST, "Invalid Request: initialize needs an id"));
+        };
+        let requested = message.params.get("protocolVersion").and_then(|v| v.as_str());
+        if requested.is_none() {
+            return Err(Failure::new(StatusCode::BAD_REQUEST, id, jsonrpc::INVALID_PARAMS, "Invalid params: protocolVersion is required"));
+        }
+        let (version, result) = methods::initialize(requested);
+        let session = sessions.open(Session {
+            connection_id: actor.credential_id().unwrap_or_default().to_string(),
+            user_id: actor.user_id.clone().unwrap_or_default(),
+            protocol_version: version,
+            initialized: false,
+        });
+        return Ok(Reply::Result { result, session: Some(session) });
+    }
+    let (session_id, session) = session_of(req, actor, sessions, id.clone())?;
+    era::check_legacy_version(req.headers(), id.clone(), Some(&session.protocol_version))?;
+    let revision = Revision::of_legacy(&session.protocol_version);
+    if id.is_none() {
+        if message.method == "notifications/initialized" {
+            sessions.mark_initialized(&session_id);
+        }
+        return Ok(Reply::Accepted);
+    }
+    match message.method.as_str() {
+        "ping" => result(json!({})),
+        "tools/list" => result(methods::list_tools(message, actor, revision)?),
+        "tools/call" => result(methods::call_tool(ctx, message, actor, revision).await?),
+        other => Err(Failure::new(
+            StatusCode::OK,
+            id,
+            jsonrpc::METHOD_NOT_FOUND,
+            format!("Method not found: {other}"),
+        )),
+    }
+}
+
+/// The session a legacy request names: 400 without one, 404 when unknown, ended, or another
+/// credential's (a session belongs to the user and connection that opened it).
+fn session_of(
+    req: &Request,
+    actor: &Actor,
+    sessions: &Sessions,
+    id: Option<serde_json::Value>,
+) -> Result<(String, Session), Failure> {
+    let Some(session_id) = req.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) else {
+        return Err(Failure::new(
+            StatusCode::BAD_REQUEST,
+            id,
+            jsonrpc::INVALID_REQUEST,
+            "Bad Request: the Mcp-Session-Id header is required (send initialize first)",
+        ));
+    };
+    let mine = |s: &Session| {
+        Some(s.connection_id.as_str()) == actor.credential_id() && Some(&s.user_id) == actor.user_id.as_ref()
+    };
+    match sessions.get(session_id) {
+        Some(session) if mine(&session) => Ok((session_id.to_string(), session)),
+        _ => Err(Failure::new(
+            StatusCode::NOT_FOUND,
+            id,
+            jsonrpc::INVALID_REQUEST,
+            "Session not found: start a new one with initialize",
+        )),
+    }
+}
+
+/// GET: no server-initiated stream is offered.
+#[handler]
+pub async fn get(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
+    if let Err(response) = gate(req, ctx).await {
+        return response;
+    }
+    Response::builder()
+        .status(StatusCode::METHOD_NOT_ALLOWED)
+        .header(header::ALLOW, "POST, DELETE")
+        .finish()
+}
+
+/// DELETE: ends a legacy session.
+#[handler]
+pub async fn delete(req: &Request, Data(ctx): Data<&Ctx>, Data(sessions): Data<&Arc<Sessions>>) -> Response {
+    let actor = match gate(req, ctx).await {
+        Ok(actor) => actor,
+        Err(response) => return response,
+    };
+    match session_of(req, &actor, sessions, None) {
+        Ok((session_id, _)) => {
+            sessions.close(&session_id);
+            Response::builder().status(StatusCode::OK).finish()
+        }
+        Err(err) => failure(Framing::Json, err),
+    }
+}
+
+/// Origin, then the bearer token: the actor of a request that may go on, or the answer.
+async fn gate(req: &Request, ctx: &Ctx) -> Result<Actor, Response> {
+    if let Some(origin) = req.headers().get(header::ORIGIN)
+        && !origin_allowed(ctx, origin.to_str().unwrap_or_default())
+    {
+        return Err(failure(
+            Framing::Json,
+            Failure::new(StatusCode::FORBIDDEN, None, jsonrpc::INVALID_REQUEST, "Forbidden: Origin not allowed"),
+        ));
+    }
+    let credential = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, credential)| credential.trim());
+    let Some(credential) = credential else {
+        return Err(challenge(ctx, None));
+    };
+    match security::authenticate_quoted(ctx, credential).await {
+        Ok(actor) if matches!(actor.principal, Principal::Connection { .. } | Principal::ApiToken { .. }) => Ok(actor),
+        Ok(_) | Err(Error::Unauthenticated) => Err(challenge(ctx, Some("the access token is invalid, expired or revoked"))),
+        Err(err) => Err(poem::IntoResponse::into_response(crate::api::problem::ApiError::from(err))),
+    }
+}
+
+/// 401 pointing to the protected-resource metadata (RFC 9728 §5.1).
+fn challenge(ctx: &Ctx, invalid: Option<&str>) -> Response {
+    let metadata = format!(
+        "{}/.well-known/oauth-protected-resource{}",
+        oauth::issuer(ctx),
+        oauth::MCP_PATH
+    );
+    let (value, body) = match invalid {
+        Some(why) => (
+            format!("Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{metadata}\""),
+            json!({"error": "invalid_token", "error_description": why}),
+        ),
+        None => (
+            format!("Bearer resource_metadata=\"{metadata}\""),
+            json!({"error": "unauthorized", "error_description": "sign in with OAuth: see the resource metadata"}),
+        ),
+    };
+    Response::builder()
+        .status(StatusCode::UNAUTHORIZED)
+        .header(header::WWW_AUTHENTICATE, value)
+        .content_type("application/json")
+        .body(body.to_string())
+}
+
+/// Whether a browser at `origin` may call: the base URL's own origin, or a configured one.
+fn origin_allowed(ctx: &Ctx, origin: &str) -> bool {
+    let own = url::Url::parse(&oauth::issuer(ctx))
+        .map(|u| u.origin().ascii_serialization())
+        .unwrap_or_default();
+    origin == own || ctx.config.server.allowed_origins.iter().any(|o| o == origin)
+}
+
+/// An error answer: in the client's framing when it is a 200 (a JSON-RPC error of a method),
+/// else always JSON.
+fn failure(framing: Framing, failure: Failure) -> Response {
+    let framing = if failure.status == StatusCode::OK { framing } else { Framing::Json };
+    answer(framing, failure.status, &failure.body())
+}

@@ -25,7 +25,10 @@ async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor, ApiError> {
 
 /// Authenticates a bearer credential (REST or MCP) and remembers its quota for the
 /// `RateLimit-*` headers of the answer.
-pub async fn authenticate_quoted(ctx: &Ctx, credential: &str) -> Result<Actor, crate::error::Error> {
+pub async fn authenticate_quoted(
+    ctx: &Ctx,
+    credential: &str,
+) -> Result<Actor, crate::error::Error> {
     let actor = auth::authenticate(ctx, credential).await?;
     let _ = QUOTA.try_with(|cell| cell.set(actor.quota));
     Ok(actor)

@@ -84,7 +84,9 @@ fn tool(
             _ => continue,
         }
         let mut schema = schema::convert(&param["schema"], components, &mut defs);
-        if let (Some(description), Value::Object(map)) = (param["description"].as_str(), &mut schema) {
+        if let (Some(description), Value::Object(map)) =
+            (param["description"].as_str(), &mut schema)
+        {
             map.insert("description".into(), description.into());
         }
         if param["required"] == true {
@@ -97,12 +99,21 @@ fn tool(
     if body {
         let reference = body_schema["$ref"].as_str().unwrap_or_default();
         let name = reference.rsplit('/').next().unwrap_or_default();
-        let target = components.get(name).cloned().unwrap_or_else(|| body_schema.clone());
+        let target = components
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| body_schema.clone());
         let converted = schema::convert(&target, components, &mut defs);
         for (field, schema) in converted["properties"].as_object().into_iter().flatten() {
             properties.insert(field.clone(), schema.clone());
         }
-        required.extend(converted["required"].as_array().into_iter().flatten().cloned());
+        required.extend(
+            converted["required"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .cloned(),
+        );
     }
     if method == poem::http::Method::POST {
         properties.insert(
@@ -148,7 +159,8 @@ fn tool(
 
 /// Operations that remove or end something for good.
 fn destructive(operation: &Operation) -> bool {
-    operation.kind == Kind::Delete || matches!(operation.id, "cancel_order" | "rotate_webhook_secret")
+    operation.kind == Kind::Delete
+        || matches!(operation.id, "cancel_order" | "rotate_webhook_secret")
 }
 
 /// `get_shipment` → "Get shipment".
@@ -180,19 +192,45 @@ fn description(operation: &Operation, op: &Value) -> String {
 /// When to use the central tools, and what to look up first.
 fn guidance(id: &str) -> Option<&'static str> {
     Some(match id {
-        "create_shipment" => "Use it to ship something that is not an order in Shipbase. It needs a senderAddressId (list_sender_addresses) and carrierSettings.carrierId (list_carriers; productId is one of the carrier's products from list_available_carriers). The shipment is created unbooked; book it with book_shipment to get its label and tracking number.",
-        "create_order_shipment" => "Use it to ship an order: the receiver defaults to the order's shipping address and the parcels to its lines.",
-        "book_shipment" => "Books the shipment with its carrier: the label document and tracking number appear on the shipment. Only shipments that are not booked yet can be booked.",
-        "update_shipment" => "Only before booking. Fields given replace the stored ones (null clears an optional field; parties and parcels are replaced whole).",
-        "set_shipment_status" => "Moves a shipment along its status machine (e.g. to on_hold or cancelled); impossible moves are refused with invalid_state.",
-        "apply_shipping_rule" => "Sets the shipment's carrier settings from a shipping rule (list_shipping_rules).",
-        "quote_shipping_rates" => "Prices a would-be shipment with the organization's shipping rules, as a web shop's checkout asks.",
-        "list_shipments" => "Filter by status, reference, orderId or creation time; pages with page and limit (1 to 100).",
-        "list_orders" => "Filter by status, orderChannelId or orderNumber; pages with page and limit (1 to 100).",
-        "split_parcel" => "Moves order lines (or some of their units) out of a parcel into a new shipment.",
-        "create_return_shipment" => "Makes a booked return shipment for a booked outbound shipment, from the receiver back to the sender.",
-        "get_shipment_document" => "Returns the document (a label PDF) as a base64 file; its id is in the shipment's documents.",
-        "get_billing_usage" => "Use it before creating many shipments to see how many the plan still includes.",
+        "create_shipment" => {
+            "Use it to ship something that is not an order in Shipbase. It needs a senderAddressId (list_sender_addresses) and carrierSettings.carrierId (list_carriers; productId is one of the carrier's products from list_available_carriers). The shipment is created unbooked; book it with book_shipment to get its label and tracking number."
+        }
+        "create_order_shipment" => {
+            "Use it to ship an order: the receiver defaults to the order's shipping address and the parcels to its lines."
+        }
+        "book_shipment" => {
+            "Books the shipment with its carrier: the label document and tracking number appear on the shipment. Only shipments that are not booked yet can be booked."
+        }
+        "update_shipment" => {
+            "Only before booking. Fields given replace the stored ones (null clears an optional field; parties and parcels are replaced whole)."
+        }
+        "set_shipment_status" => {
+            "Moves a shipment along its status machine (e.g. to on_hold or cancelled); impossible moves are refused with invalid_state."
+        }
+        "apply_shipping_rule" => {
+            "Sets the shipment's carrier settings from a shipping rule (list_shipping_rules)."
+        }
+        "quote_shipping_rates" => {
+            "Prices a would-be shipment with the organization's shipping rules, as a web shop's checkout asks."
+        }
+        "list_shipments" => {
+            "Filter by status, reference, orderId or creation time; pages with page and limit (1 to 100)."
+        }
+        "list_orders" => {
+            "Filter by status, orderChannelId or orderNumber; pages with page and limit (1 to 100)."
+        }
+        "split_parcel" => {
+            "Moves order lines (or some of their units) out of a parcel into a new shipment."
+        }
+        "create_return_shipment" => {
+            "Makes a booked return shipment for a booked outbound shipment, from the receiver back to the sender."
+        }
+        "get_shipment_document" => {
+            "Returns the document (a label PDF) as a base64 file; its id is in the shipment's documents."
+        }
+        "get_billing_usage" => {
+            "Use it before creating many shipments to see how many the plan still includes."
+        }
         "create_api_token" => "The token's value is returned only in this answer.",
         _ => return None,
     })
@@ -207,35 +245,75 @@ mod tests {
         let tools = tools();
         assert_eq!(tools.len(), operations::ALL.len());
         for tool in tools {
-            let properties = tool.definition["inputSchema"]["properties"].as_object().cloned().unwrap_or_default();
+            let properties = tool.definition["inputSchema"]["properties"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
             assert!(!properties.contains_key("orgId"), "{}", tool.operation.id);
             let named = tool.path_params.len() + tool.query_params.len();
-            let body_fields = properties.len() - named - usize::from(tool.method == poem::http::Method::POST);
+            let body_fields =
+                properties.len() - named - usize::from(tool.method == poem::http::Method::POST);
             let mut all: Vec<&String> = tool.path_params.iter().chain(&tool.query_params).collect();
             all.sort();
             all.dedup();
-            assert_eq!(all.len(), named, "{}: a parameter name repeats", tool.operation.id);
+            assert_eq!(
+                all.len(),
+                named,
+                "{}: a parameter name repeats",
+                tool.operation.id
+            );
             assert!(tool.body || body_fields == 0, "{}", tool.operation.id);
             let description = tool.definition["description"].as_str().unwrap_or_default();
-            assert!(description.contains(&tool.operation.scope.to_string()), "{description}");
+            assert!(
+                description.contains(&tool.operation.scope.to_string()),
+                "{description}"
+            );
         }
     }
 
     #[test]
     fn tools_mirror_the_rest_operations() {
-        let get = find("get_shipment").map(|t| &t.definition).cloned().unwrap_or_default();
+        let get = find("get_shipment")
+            .map(|t| &t.definition)
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(get["inputSchema"]["required"], json!(["shipmentId"]));
         assert_eq!(get["annotations"]["readOnlyHint"], true);
-        let create = find("create_shipment").map(|t| &t.definition).cloned().unwrap_or_default();
-        let props = create["inputSchema"]["properties"].as_object().cloned().unwrap_or_default();
-        for field in ["reference", "senderAddressId", "parties", "type", "carrierSettings", "parcels", "idempotencyKey"] {
+        let create = find("create_shipment")
+            .map(|t| &t.definition)
+            .cloned()
+            .unwrap_or_default();
+        let props = create["inputSchema"]["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        for field in [
+            "reference",
+            "senderAddressId",
+            "parties",
+            "type",
+            "carrierSettings",
+            "parcels",
+            "idempotencyKey",
+        ] {
             assert!(props.contains_key(field), "{field}");
         }
         assert_eq!(create["inputSchema"]["additionalProperties"], false);
         assert!(create["inputSchema"]["$defs"]["Party"].is_object());
-        let split = find("split_parcel").map(|t| t.path_params.clone()).unwrap_or_default();
+        let split = find("split_parcel")
+            .map(|t| t.path_params.clone())
+            .unwrap_or_default();
         assert_eq!(split, ["shipmentId", "parcelId"]);
-        let delete = find("delete_order").map(|t| &t.definition).cloned().unwrap_or_default();
-        assert_eq!((delete["annotations"]["destructiveHint"].as_bool(), delete["annotations"]["idempotentHint"].as_bool()), (Some(true), Some(true)));
+        let delete = find("delete_order")
+            .map(|t| &t.definition)
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(
+            (
+                delete["annotations"]["destructiveHint"].as_bool(),
+                delete["annotations"]["idempotentHint"].as_bool()
+            ),
+            (Some(true), Some(true))
+        );
     }
 }

@@ -43,10 +43,21 @@ pub struct File {
 /// The REST API as one endpoint, built once.
 fn rest() -> &'static BoxEndpoint<'static> {
     static REST: OnceLock<BoxEndpoint<'static>> = OnceLock::new();
-    REST.get_or_init(|| crate::app::openapi().into_endpoint().map_to_response().boxed())
+    REST.get_or_init(|| {
+        crate::app::openapi()
+            .into_endpoint()
+            .map_to_response()
+            .boxed()
+    })
 }
 
-pub async fn call(ctx: &Ctx, actor: &Actor, org_id: &str, tool: &Tool, args: Map<String, Value>) -> Outcome {
+pub async fn call(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    tool: &Tool,
+    args: Map<String, Value>,
+) -> Outcome {
     let request = match request(ctx, actor, org_id, tool, args) {
         Ok(request) => request,
         Err(err) => return failed(ApiError::from(err).into_response()).await,
@@ -61,7 +72,13 @@ pub async fn call(ctx: &Ctx, actor: &Actor, org_id: &str, tool: &Tool, args: Map
 }
 
 /// The REST request a call stands for.
-fn request(ctx: &Ctx, actor: &Actor, org_id: &str, tool: &Tool, mut args: Map<String, Value>) -> Result<Request, Error> {
+fn request(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    tool: &Tool,
+    mut args: Map<String, Value>,
+) -> Result<Request, Error> {
     let mut errors = Vec::new();
     let mut path = tool.path.replace("{orgId}", &encode(org_id));
     for name in &tool.path_params {
@@ -69,7 +86,9 @@ fn request(ctx: &Ctx, actor: &Actor, org_id: &str, tool: &Tool, mut args: Map<St
             Some(Value::String(value)) if !value.is_empty() => {
                 path = path.replace(&format!("{{{name}}}"), &encode(&value));
             }
-            Some(Value::String(_)) | None | Some(Value::Null) => errors.push(invalid(name, "is required")),
+            Some(Value::String(_)) | None | Some(Value::Null) => {
+                errors.push(invalid(name, "is required"))
+            }
             Some(_) => errors.push(invalid(name, "must be a string")),
         }
     }
@@ -105,7 +124,11 @@ fn request(ctx: &Ctx, actor: &Actor, org_id: &str, tool: &Tool, mut args: Map<St
         return Err(Error::Validation(errors));
     }
     let query = query.finish();
-    let uri = if query.is_empty() { path } else { format!("{path}?{query}") };
+    let uri = if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    };
     let mut builder = Request::builder()
         .method(tool.method.clone())
         .uri_str(&uri)

@@ -57,16 +57,22 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// then the version.
 pub fn check_modern(message: &Message, headers: &HeaderMap) -> Result<(), Failure> {
     let id = message.id.clone();
-    let bad = |code: i64, text: String| Failure::new(StatusCode::BAD_REQUEST, id.clone(), code, text);
+    let bad =
+        |code: i64, text: String| Failure::new(StatusCode::BAD_REQUEST, id.clone(), code, text);
     let meta = meta(message);
-    let version = meta.and_then(|m| m.get(META_VERSION)).and_then(Value::as_str);
+    let version = meta
+        .and_then(|m| m.get(META_VERSION))
+        .and_then(Value::as_str);
     let Some(version) = version else {
         return Err(bad(
             INVALID_PARAMS,
             format!("Invalid params: _meta[\"{META_VERSION}\"] must name the protocol version"),
         ));
     };
-    if !meta.and_then(|m| m.get(META_CAPABILITIES)).is_some_and(Value::is_object) {
+    if !meta
+        .and_then(|m| m.get(META_CAPABILITIES))
+        .is_some_and(Value::is_object)
+    {
         return Err(bad(
             INVALID_PARAMS,
             format!("Invalid params: _meta[\"{META_CAPABILITIES}\"] must be an object"),
@@ -74,18 +80,29 @@ pub fn check_modern(message: &Message, headers: &HeaderMap) -> Result<(), Failur
     }
     let mirrored = |name: &str, label: &str, body: &str| -> Result<(), Failure> {
         match headers.get(name).map(|v| v.to_str()) {
-            None => Err(bad(HEADER_MISMATCH, format!("Header mismatch: the {label} header is required"))),
-            Some(Err(_)) => Err(bad(HEADER_MISMATCH, format!("Header mismatch: the {label} header has invalid characters"))),
+            None => Err(bad(
+                HEADER_MISMATCH,
+                format!("Header mismatch: the {label} header is required"),
+            )),
+            Some(Err(_)) => Err(bad(
+                HEADER_MISMATCH,
+                format!("Header mismatch: the {label} header has invalid characters"),
+            )),
             Some(Ok(value)) => {
                 let value = decode(name, value).ok_or_else(|| {
-                    bad(HEADER_MISMATCH, format!("Header mismatch: the {label} header is not valid"))
+                    bad(
+                        HEADER_MISMATCH,
+                        format!("Header mismatch: the {label} header is not valid"),
+                    )
                 })?;
                 if value == body {
                     Ok(())
                 } else {
                     Err(bad(
                         HEADER_MISMATCH,
-                        format!("Header mismatch: {label} header value '{value}' does not match body value '{body}'"),
+                        format!(
+                            "Header mismatch: {label} header value '{value}' does not match body value '{body}'"
+                        ),
                     ))
                 }
             }
@@ -93,22 +110,39 @@ pub fn check_modern(message: &Message, headers: &HeaderMap) -> Result<(), Failur
     };
     mirrored(VERSION_HEADER, "MCP-Protocol-Version", version)?;
     if version != MODERN {
-        return Err(bad(UNSUPPORTED_VERSION, "Unsupported protocol version".into())
-            .with_data(json!({"supported": SUPPORTED, "requested": version})));
+        return Err(
+            bad(UNSUPPORTED_VERSION, "Unsupported protocol version".into())
+                .with_data(json!({"supported": SUPPORTED, "requested": version})),
+        );
     }
     mirrored(METHOD_HEADER, "Mcp-Method", &message.method)?;
-    if matches!(message.method.as_str(), "tools/call" | "prompts/get" | "resources/read") {
-        let key = if message.method == "resources/read" { "uri" } else { "name" };
-        let name = message.params.get(key).and_then(Value::as_str).unwrap_or_default();
+    if matches!(
+        message.method.as_str(),
+        "tools/call" | "prompts/get" | "resources/read"
+    ) {
+        let key = if message.method == "resources/read" {
+            "uri"
+        } else {
+            "name"
+        };
+        let name = message
+            .params
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         mirrored(NAME_HEADER, "Mcp-Name", name)?;
     }
     Ok(())
 }
 
-/// A header value as the body would say it: `Mcp-Name` may be `=?base64?…?=` (UTF-8 bytes).
+/// A header value as the body would say it: without surrounding whitespace (not part of an
+/// HTTP field value), and for `Mcp-Name` decoded from `=?base64?…?=` (UTF-8 bytes).
 fn decode(name: &str, value: &str) -> Option<String> {
+    let value = value.trim_matches([' ', '\t']);
     if name == NAME_HEADER
-        && let Some(encoded) = value.strip_prefix("=?base64?").and_then(|v| v.strip_suffix("?="))
+        && let Some(encoded) = value
+            .strip_prefix("=?base64?")
+            .and_then(|v| v.strip_suffix("?="))
     {
         return STANDARD
             .decode(encoded)
@@ -123,7 +157,11 @@ fn decode(name: &str, value: &str) -> Option<String> {
 
 /// Checks a legacy request's `MCP-Protocol-Version` header: absent means 2025-03-26; present,
 /// it must be a legacy revision (and the session's, when there is one).
-pub fn check_legacy_version(headers: &HeaderMap, id: Option<Value>, session: Option<&str>) -> Result<(), Failure> {
+pub fn check_legacy_version(
+    headers: &HeaderMap,
+    id: Option<Value>,
+    session: Option<&str>,
+) -> Result<(), Failure> {
     let Some(version) = header(headers, VERSION_HEADER) else {
         return Ok(());
     };
@@ -134,9 +172,17 @@ pub fn check_legacy_version(headers: &HeaderMap, id: Option<Value>, session: Opt
     let why = if supported {
         format!("MCP-Protocol-Version {version} differs from the session's")
     } else {
-        format!("MCP-Protocol-Version {version} is not supported; supported: {}", SUPPORTED.join(", "))
+        format!(
+            "MCP-Protocol-Version {version} is not supported; supported: {}",
+            SUPPORTED.join(", ")
+        )
     };
-    Err(Failure::new(StatusCode::BAD_REQUEST, id, crate::mcp::jsonrpc::INVALID_REQUEST, format!("Bad Request: {why}")))
+    Err(Failure::new(
+        StatusCode::BAD_REQUEST,
+        id,
+        crate::mcp::jsonrpc::INVALID_REQUEST,
+        format!("Bad Request: {why}"),
+    ))
 }
 
 #[cfg(test)]
@@ -162,19 +208,31 @@ mod tests {
     }
 
     fn modern_call(version: &str) -> Message {
-        message(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "météo",
-            "_meta": {META_VERSION: version, META_CAPABILITIES: {}}}}))
+        message(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "météo",
+            "_meta": {META_VERSION: version, META_CAPABILITIES: {}}}}),
+        )
     }
 
     #[test]
     fn the_era_follows_meta_then_initialize_then_the_header() {
         let none = HeaderMap::new();
         assert_eq!(of(&modern_call("1999-01-01"), &none), Era::Modern);
-        let init = message(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
-        assert_eq!(of(&init, &headers(&[("mcp-protocol-version", MODERN)])), Era::Legacy);
+        let init =
+            message(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
+        assert_eq!(
+            of(&init, &headers(&[("mcp-protocol-version", MODERN)])),
+            Era::Legacy
+        );
         let list = message(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
-        assert_eq!(of(&list, &headers(&[("mcp-protocol-version", MODERN)])), Era::Modern);
-        assert_eq!(of(&list, &headers(&[("mcp-protocol-version", "2025-06-18")])), Era::Legacy);
+        assert_eq!(
+            of(&list, &headers(&[("mcp-protocol-version", MODERN)])),
+            Era::Modern
+        );
+        assert_eq!(
+            of(&list, &headers(&[("mcp-protocol-version", "2025-06-18")])),
+            Era::Legacy
+        );
         assert_eq!(of(&list, &none), Era::Legacy);
     }
 
@@ -182,17 +240,37 @@ mod tests {
     fn modern_headers_must_mirror_the_body() {
         let call = modern_call(MODERN);
         let encoded = format!("=?base64?{}?=", STANDARD.encode("météo"));
-        let good = [("mcp-protocol-version", MODERN), ("mcp-method", "tools/call"), ("mcp-name", encoded.as_str())];
+        let good = [
+            ("mcp-protocol-version", MODERN),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", encoded.as_str()),
+        ];
         assert_eq!(check_modern(&call, &headers(&good)), Ok(()));
-        let code = |pairs: &[(&'static str, &str)], m: &Message| check_modern(m, &headers(pairs)).err().map(|f| f.code);
+        let code = |pairs: &[(&'static str, &str)], m: &Message| {
+            check_modern(m, &headers(pairs)).err().map(|f| f.code)
+        };
         assert_eq!(code(&good[..2], &call), Some(HEADER_MISMATCH));
-        assert_eq!(code(&[good[0], ("mcp-method", "TOOLS/CALL"), good[2]], &call), Some(HEADER_MISMATCH));
-        assert_eq!(code(&[("mcp-protocol-version", "2025-11-25"), good[1], good[2]], &call), Some(HEADER_MISMATCH));
+        assert_eq!(
+            code(&[good[0], ("mcp-method", "TOOLS/CALL"), good[2]], &call),
+            Some(HEADER_MISMATCH)
+        );
+        assert_eq!(
+            code(
+                &[("mcp-protocol-version", "2025-11-25"), good[1], good[2]],
+                &call
+            ),
+            Some(HEADER_MISMATCH)
+        );
         let old = modern_call("2025-11-25");
         let failure = check_modern(&old, &headers(&[("mcp-protocol-version", "2025-11-25")])).err();
         assert_eq!(failure.as_ref().map(|f| f.code), Some(UNSUPPORTED_VERSION));
-        assert_eq!(failure.and_then(|f| f.data).map(|d| d["requested"].clone()), Some(json!("2025-11-25")));
-        let bare = message(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {META_VERSION: MODERN}}}));
+        assert_eq!(
+            failure.and_then(|f| f.data).map(|d| d["requested"].clone()),
+            Some(json!("2025-11-25"))
+        );
+        let bare = message(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {META_VERSION: MODERN}}}),
+        );
         assert_eq!(code(&good, &bare), Some(INVALID_PARAMS));
     }
 }

@@ -35,8 +35,14 @@ pub enum Incoming {
 
 /// Parses a body into one message, or the error to answer (with the id when one was readable).
 pub fn parse(body: &[u8]) -> Result<Incoming, Failure> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| Failure::new(StatusCode::BAD_REQUEST, None, PARSE_ERROR, format!("Parse error: {e}")))?;
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        Failure::new(
+            StatusCode::BAD_REQUEST,
+            None,
+            PARSE_ERROR,
+            format!("Parse error: {e}"),
+        )
+    })?;
     let Value::Object(mut object) = value else {
         return Err(Failure::new(
             StatusCode::BAD_REQUEST,
@@ -57,7 +63,12 @@ pub fn parse(body: &[u8]) -> Result<Incoming, Failure> {
         ));
     }
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Err(Failure::new(StatusCode::BAD_REQUEST, id, INVALID_REQUEST, "Invalid Request: jsonrpc must be \"2.0\""));
+        return Err(Failure::new(
+            StatusCode::BAD_REQUEST,
+            id,
+            INVALID_REQUEST,
+            "Invalid Request: jsonrpc must be \"2.0\"",
+        ));
     }
     let method = match object.remove("method") {
         Some(Value::String(method)) => method,
@@ -65,14 +76,24 @@ pub fn parse(body: &[u8]) -> Result<Incoming, Failure> {
             return Ok(Incoming::Response);
         }
         _ => {
-            return Err(Failure::new(StatusCode::BAD_REQUEST, id, INVALID_REQUEST, "Invalid Request: method must be a string"));
+            return Err(Failure::new(
+                StatusCode::BAD_REQUEST,
+                id,
+                INVALID_REQUEST,
+                "Invalid Request: method must be a string",
+            ));
         }
     };
     let params = match object.remove("params") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(params)) => params,
         Some(_) => {
-            return Err(Failure::new(StatusCode::BAD_REQUEST, id, INVALID_PARAMS, "Invalid params: params must be an object"));
+            return Err(Failure::new(
+                StatusCode::BAD_REQUEST,
+                id,
+                INVALID_PARAMS,
+                "Invalid params: params must be an object",
+            ));
         }
     };
     Ok(Incoming::Message(Message { id, method, params }))
@@ -89,7 +110,12 @@ pub struct Failure {
 }
 
 impl Failure {
-    pub fn new(status: StatusCode, id: Option<Value>, code: i64, message: impl Into<String>) -> Failure {
+    pub fn new(
+        status: StatusCode,
+        id: Option<Value>,
+        code: i64,
+        message: impl Into<String>,
+    ) -> Failure {
         Failure {
             status,
             id,
@@ -180,24 +206,54 @@ mod tests {
     #[test]
     fn accept_headers_choose_the_framing() {
         assert_eq!(Framing::of(None), Some(Framing::Json));
-        assert_eq!(Framing::of(Some("application/json, text/event-stream")), Some(Framing::Json));
-        assert_eq!(Framing::of(Some("text/event-stream")), Some(Framing::EventStream));
+        assert_eq!(
+            Framing::of(Some("application/json, text/event-stream")),
+            Some(Framing::Json)
+        );
+        assert_eq!(
+            Framing::of(Some("text/event-stream")),
+            Some(Framing::EventStream)
+        );
         assert_eq!(Framing::of(Some("text/html")), None);
     }
 
     #[test]
     fn bodies_are_one_message_with_a_valid_id() {
-        assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), Ok(Incoming::Message(m)) if m.id == Some(json!(1))));
-        assert!(matches!(parse(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), Ok(Incoming::Message(m)) if m.id.is_none()));
-        assert!(matches!(parse(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#), Ok(Incoming::Response)));
+        assert!(
+            matches!(parse(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), Ok(Incoming::Message(m)) if m.id == Some(json!(1)))
+        );
+        assert!(
+            matches!(parse(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), Ok(Incoming::Message(m)) if m.id.is_none())
+        );
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            Ok(Incoming::Response)
+        ));
         for (body, code) in [
             (&b"{nope"[..], PARSE_ERROR),
-            (br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, INVALID_REQUEST),
-            (br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, INVALID_REQUEST),
-            (br#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, INVALID_REQUEST),
-            (br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[]}"#, INVALID_PARAMS),
+            (
+                br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+                INVALID_REQUEST,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+                INVALID_REQUEST,
+            ),
+            (
+                br#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+                INVALID_REQUEST,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[]}"#,
+                INVALID_PARAMS,
+            ),
         ] {
-            assert_eq!(parse(body).err().map(|f| f.code), Some(code), "{}", String::from_utf8_lossy(body));
+            assert_eq!(
+                parse(body).err().map(|f| f.code),
+                Some(code),
+                "{}",
+                String::from_utf8_lossy(body)
+            );
         }
     }
 }

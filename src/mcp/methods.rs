@@ -33,7 +33,11 @@ pub enum Revision {
 
 impl Revision {
     pub fn of_legacy(version: &str) -> Revision {
-        if version == LEGACY[2] { Revision::Plain } else { Revision::Structured }
+        if version == LEGACY[2] {
+            Revision::Plain
+        } else {
+            Revision::Structured
+        }
     }
 }
 
@@ -66,11 +70,26 @@ pub fn visible(actor: &Actor) -> impl Iterator<Item = &'static Tool> + '_ {
         .filter(|tool| actor.scopes.grants(tool.operation.scope))
 }
 
-pub fn discover(actor: &Actor) -> Value {
-    let mut capabilities = json!({});
+/// What the server offers: tools (when the connection may call any), and prompts and
+/// resources, of which Shipbase has none yet (their lists are empty).
+fn capabilities(actor: &Actor, revision: Revision) -> Value {
+    let mut capabilities = match revision {
+        Revision::Modern => json!({"prompts": {}, "resources": {}}),
+        _ => {
+            json!({"prompts": {"listChanged": false}, "resources": {"subscribe": false, "listChanged": false}})
+        }
+    };
     if visible(actor).next().is_some() {
-        capabilities["tools"] = json!({});
+        capabilities["tools"] = match revision {
+            Revision::Modern => json!({}),
+            _ => json!({"listChanged": false}),
+        };
     }
+    capabilities
+}
+
+pub fn discover(actor: &Actor) -> Value {
+    let capabilities = capabilities(actor, Revision::Modern);
     let result = json!({
         "supportedVersions": SUPPORTED,
         "capabilities": capabilities,
@@ -80,7 +99,7 @@ pub fn discover(actor: &Actor) -> Value {
 }
 
 /// The result of a legacy `initialize`: the client's version when served, else the newest.
-pub fn initialize(requested: Option<&str>) -> (String, Value) {
+pub fn initialize(actor: &Actor, requested: Option<&str>) -> (String, Value) {
     let version = requested
         .filter(|v| LEGACY.contains(v))
         .unwrap_or(LEGACY[0])
@@ -88,7 +107,7 @@ pub fn initialize(requested: Option<&str>) -> (String, Value) {
     let revision = Revision::of_legacy(&version);
     let result = json!({
         "protocolVersion": version,
-        "capabilities": {"tools": {"listChanged": false}},
+        "capabilities": capabilities(actor, revision),
         "serverInfo": server_info(revision),
         "instructions": INSTRUCTIONS,
     });
@@ -108,11 +127,48 @@ pub fn list_tools(message: &Message, actor: &Actor, revision: Revision) -> Resul
     let tools: Vec<Value> = visible(actor)
         .map(|tool| definition(tool, revision))
         .collect();
-    let result = json!({"tools": tools}).as_object().cloned().unwrap_or_default();
+    let result = json!({"tools": tools})
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     Ok(match revision {
         Revision::Modern => modern(cacheable(result)),
         _ => Value::Object(result),
     })
+}
+
+/// `prompts/list`, `resources/list`, `resources/templates/list`: Shipbase offers none (yet).
+pub fn empty_list(message: &Message, key: &str, revision: Revision) -> Result<Value, Failure> {
+    if message.params.get("cursor").is_some_and(|c| !c.is_null()) {
+        return Err(Failure::new(
+            poem::http::StatusCode::OK,
+            message.id.clone(),
+            INVALID_PARAMS,
+            "Invalid params: unknown cursor (the list has one page)",
+        ));
+    }
+    let result = json!({ key: [] }).as_object().cloned().unwrap_or_default();
+    Ok(match revision {
+        Revision::Modern => modern(cacheable(result)),
+        _ => Value::Object(result),
+    })
+}
+
+/// `resources/read` and `prompts/get`: there are none to read or get.
+pub fn not_found(message: &Message) -> Failure {
+    let (what, key) = if message.method == "resources/read" {
+        ("Resource", "uri")
+    } else {
+        ("Prompt", "name")
+    };
+    let name = message.params.get(key).cloned().unwrap_or(Value::Null);
+    Failure::new(
+        poem::http::StatusCode::OK,
+        message.id.clone(),
+        INVALID_PARAMS,
+        format!("{what} not found: {}", name.as_str().unwrap_or_default()),
+    )
+    .with_data(json!({ key: name }))
 }
 
 /// A tool's definition with only the fields its revision knows.
@@ -127,8 +183,20 @@ fn definition(tool: &Tool, revision: Revision) -> Value {
 }
 
 /// `tools/call`: the REST operation with the connection's actor, in its organization.
-pub async fn call_tool(ctx: &Ctx, message: &Message, actor: &Actor, revision: Revision) -> Result<Value, Failure> {
-    let bad = |text: String| Failure::new(poem::http::StatusCode::OK, message.id.clone(), INVALID_PARAMS, text);
+pub async fn call_tool(
+    ctx: &Ctx,
+    message: &Message,
+    actor: &Actor,
+    revision: Revision,
+) -> Result<Value, Failure> {
+    let bad = |text: String| {
+        Failure::new(
+            poem::http::StatusCode::OK,
+            message.id.clone(),
+            INVALID_PARAMS,
+            text,
+        )
+    };
     let name = message
         .params
         .get("name")
@@ -142,7 +210,11 @@ pub async fn call_tool(ctx: &Ctx, message: &Message, actor: &Actor, revision: Re
     };
     let org_id = match &actor.principal {
         Principal::Connection { org_id, .. } | Principal::ApiToken { org_id, .. } => org_id.clone(),
-        _ => return Err(bad("Invalid params: this credential belongs to no organization".into())),
+        _ => {
+            return Err(bad(
+                "Invalid params: this credential belongs to no organization".into(),
+            ));
+        }
     };
     let outcome = dispatch::call(ctx, actor, &org_id, tool, arguments).await;
     Ok(tool_result(outcome, revision))

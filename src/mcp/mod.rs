@@ -35,12 +35,20 @@ use sessions::{Session, Sessions};
 const SESSION_HEADER: &str = "mcp-session-id";
 
 #[handler]
-pub async fn post(req: &Request, Data(ctx): Data<&Ctx>, Data(sessions): Data<&Arc<Sessions>>, body: Vec<u8>) -> Response {
+pub async fn post(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Data(sessions): Data<&Arc<Sessions>>,
+    body: Vec<u8>,
+) -> Response {
     let actor = match gate(req, ctx).await {
         Ok(actor) => actor,
         Err(response) => return response,
     };
-    let accept = req.headers().get(header::ACCEPT).and_then(|v| v.to_str().ok());
+    let accept = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok());
     let Some(framing) = Framing::of(accept) else {
         return failure(
             Framing::Json,
@@ -89,11 +97,19 @@ enum Reply {
 }
 
 fn result(result: serde_json::Value) -> Result<Reply, Failure> {
-    Ok(Reply::Result { result, session: None })
+    Ok(Reply::Result {
+        result,
+        session: None,
+    })
 }
 
 /// The stateless revision: `_meta` and headers checked on every request; no session.
-async fn modern(ctx: &Ctx, actor: &Actor, message: &Message, req: &Request) -> Result<Reply, Failure> {
+async fn modern(
+    ctx: &Ctx,
+    actor: &Actor,
+    message: &Message,
+    req: &Request,
+) -> Result<Reply, Failure> {
     if message.id.is_none() {
         return Ok(Reply::Accepted);
     }
@@ -102,6 +118,14 @@ async fn modern(ctx: &Ctx, actor: &Actor, message: &Message, req: &Request) -> R
         "server/discover" => result(methods::discover(actor)),
         "tools/list" => result(methods::list_tools(message, actor, Revision::Modern)?),
         "tools/call" => result(methods::call_tool(ctx, message, actor, Revision::Modern).await?),
+        "prompts/list" => result(methods::empty_list(message, "prompts", Revision::Modern)?),
+        "resources/list" => result(methods::empty_list(message, "resources", Revision::Modern)?),
+        "resources/templates/list" => result(methods::empty_list(
+            message,
+            "resourceTemplates",
+            Revision::Modern,
+        )?),
+        "resources/read" | "prompts/get" => Err(methods::not_found(message)),
         _ => Err(methods::removed(message)),
     }
 }
@@ -118,20 +142,36 @@ async fn legacy(
     let id = message.id.clone();
     if message.method == "initialize" {
         let Some(_) = id else {
-            return Err(Failure::new(StatusCode::BAD_REQUEST, None, jsonrpc::INVALID_REQUEST, "Invalid Request: initialize needs an id"));
+            return Err(Failure::new(
+                StatusCode::BAD_REQUEST,
+                None,
+                jsonrpc::INVALID_REQUEST,
+                "Invalid Request: initialize needs an id",
+            ));
         };
-        let requested = message.params.get("protocolVersion").and_then(|v| v.as_str());
+        let requested = message
+            .params
+            .get("protocolVersion")
+            .and_then(|v| v.as_str());
         if requested.is_none() {
-            return Err(Failure::new(StatusCode::BAD_REQUEST, id, jsonrpc::INVALID_PARAMS, "Invalid params: protocolVersion is required"));
+            return Err(Failure::new(
+                StatusCode::BAD_REQUEST,
+                id,
+                jsonrpc::INVALID_PARAMS,
+                "Invalid params: protocolVersion is required",
+            ));
         }
-        let (version, result) = methods::initialize(requested);
+        let (version, result) = methods::initialize(actor, requested);
         let session = sessions.open(Session {
             connection_id: actor.credential_id().unwrap_or_default().to_string(),
             user_id: actor.user_id.clone().unwrap_or_default(),
             protocol_version: version,
             initialized: false,
         });
-        return Ok(Reply::Result { result, session: Some(session) });
+        return Ok(Reply::Result {
+            result,
+            session: Some(session),
+        });
     }
     let (session_id, session) = session_of(req, actor, sessions, id.clone())?;
     era::check_legacy_version(req.headers(), id.clone(), Some(&session.protocol_version))?;
@@ -146,6 +186,12 @@ async fn legacy(
         "ping" => result(json!({})),
         "tools/list" => result(methods::list_tools(message, actor, revision)?),
         "tools/call" => result(methods::call_tool(ctx, message, actor, revision).await?),
+        "prompts/list" => result(methods::empty_list(message, "prompts", revision)?),
+        "resources/list" => result(methods::empty_list(message, "resources", revision)?),
+        "resources/templates/list" => {
+            result(methods::empty_list(message, "resourceTemplates", revision)?)
+        }
+        "resources/read" | "prompts/get" => Err(methods::not_found(message)),
         other => Err(Failure::new(
             StatusCode::OK,
             id,
@@ -163,7 +209,11 @@ fn session_of(
     sessions: &Sessions,
     id: Option<serde_json::Value>,
 ) -> Result<(String, Session), Failure> {
-    let Some(session_id) = req.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) else {
+    let Some(session_id) = req
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+    else {
         return Err(Failure::new(
             StatusCode::BAD_REQUEST,
             id,
@@ -172,7 +222,8 @@ fn session_of(
         ));
     };
     let mine = |s: &Session| {
-        Some(s.connection_id.as_str()) == actor.credential_id() && Some(&s.user_id) == actor.user_id.as_ref()
+        Some(s.connection_id.as_str()) == actor.credential_id()
+            && Some(&s.user_id) == actor.user_id.as_ref()
     };
     match sessions.get(session_id) {
         Some(session) if mine(&session) => Ok((session_id.to_string(), session)),
@@ -199,7 +250,11 @@ pub async fn get(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
 
 /// DELETE: ends a legacy session.
 #[handler]
-pub async fn delete(req: &Request, Data(ctx): Data<&Ctx>, Data(sessions): Data<&Arc<Sessions>>) -> Response {
+pub async fn delete(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Data(sessions): Data<&Arc<Sessions>>,
+) -> Response {
     let actor = match gate(req, ctx).await {
         Ok(actor) => actor,
         Err(response) => return response,
@@ -220,7 +275,12 @@ async fn gate(req: &Request, ctx: &Ctx) -> Result<Actor, Response> {
     {
         return Err(failure(
             Framing::Json,
-            Failure::new(StatusCode::FORBIDDEN, None, jsonrpc::INVALID_REQUEST, "Forbidden: Origin not allowed"),
+            Failure::new(
+                StatusCode::FORBIDDEN,
+                None,
+                jsonrpc::INVALID_REQUEST,
+                "Forbidden: Origin not allowed",
+            ),
         ));
     }
     let credential = req
@@ -234,9 +294,21 @@ async fn gate(req: &Request, ctx: &Ctx) -> Result<Actor, Response> {
         return Err(challenge(ctx, None));
     };
     match security::authenticate_quoted(ctx, credential).await {
-        Ok(actor) if matches!(actor.principal, Principal::Connection { .. } | Principal::ApiToken { .. }) => Ok(actor),
-        Ok(_) | Err(Error::Unauthenticated) => Err(challenge(ctx, Some("the access token is invalid, expired or revoked"))),
-        Err(err) => Err(poem::IntoResponse::into_response(crate::api::problem::ApiError::from(err))),
+        Ok(actor)
+            if matches!(
+                actor.principal,
+                Principal::Connection { .. } | Principal::ApiToken { .. }
+            ) =>
+        {
+            Ok(actor)
+        }
+        Ok(_) | Err(Error::Unauthenticated) => Err(challenge(
+            ctx,
+            Some("the access token is invalid, expired or revoked"),
+        )),
+        Err(err) => Err(poem::IntoResponse::into_response(
+            crate::api::problem::ApiError::from(err),
+        )),
     }
 }
 
@@ -249,7 +321,9 @@ fn challenge(ctx: &Ctx, invalid: Option<&str>) -> Response {
     );
     let (value, body) = match invalid {
         Some(why) => (
-            format!("Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{metadata}\""),
+            format!(
+                "Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{metadata}\""
+            ),
             json!({"error": "invalid_token", "error_description": why}),
         ),
         None => (
@@ -269,12 +343,22 @@ fn origin_allowed(ctx: &Ctx, origin: &str) -> bool {
     let own = url::Url::parse(&oauth::issuer(ctx))
         .map(|u| u.origin().ascii_serialization())
         .unwrap_or_default();
-    origin == own || ctx.config.server.allowed_origins.iter().any(|o| o == origin)
+    origin == own
+        || ctx
+            .config
+            .server
+            .allowed_origins
+            .iter()
+            .any(|o| o == origin)
 }
 
 /// An error answer: in the client's framing when it is a 200 (a JSON-RPC error of a method),
 /// else always JSON.
 fn failure(framing: Framing, failure: Failure) -> Response {
-    let framing = if failure.status == StatusCode::OK { framing } else { Framing::Json };
+    let framing = if failure.status == StatusCode::OK {
+        framing
+    } else {
+        Framing::Json
+    };
     answer(framing, failure.status, &failure.body())
 }

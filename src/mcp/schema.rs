@@ -9,7 +9,11 @@ use serde_json::{Map, Value, json};
 const COMPONENTS: &str = "#/components/schemas/";
 
 /// `schema` in JSON Schema terms, adding what it refers to into `defs`.
-pub fn convert(schema: &Value, components: &Map<String, Value>, defs: &mut BTreeMap<String, Value>) -> Value {
+pub fn convert(
+    schema: &Value,
+    components: &Map<String, Value>,
+    defs: &mut BTreeMap<String, Value>,
+) -> Value {
     match schema {
         Value::Object(map) => {
             if let Some(Value::String(reference)) = map.get("$ref")
@@ -46,7 +50,9 @@ pub fn convert(schema: &Value, components: &Map<String, Value>, defs: &mut BTree
                     "allOf" | "anyOf" | "oneOf" => {
                         let items = value
                             .as_array()
-                            .map(|items| items.iter().map(|i| convert(i, components, defs)).collect())
+                            .map(|items| {
+                                items.iter().map(|i| convert(i, components, defs)).collect()
+                            })
                             .unwrap_or_default();
                         out.insert(key.clone(), Value::Array(items));
                     }
@@ -101,9 +107,18 @@ mod tests {
             converted["properties"]["party"],
             json!({"anyOf": [{"allOf": [{"$ref": "#/$defs/Party"}]}, {"type": "null"}]})
         );
-        assert_eq!(converted["properties"]["kind"], json!({"type": ["string", "null"], "enum": ["a", null]}));
-        assert_eq!(converted["properties"]["note"], json!({"type": ["string", "null"]}));
-        assert_eq!(defs["Party"]["properties"]["next"], json!({"$ref": "#/$defs/Party"}));
+        assert_eq!(
+            converted["properties"]["kind"],
+            json!({"type": ["string", "null"], "enum": ["a", null]})
+        );
+        assert_eq!(
+            converted["properties"]["note"],
+            json!({"type": ["string", "null"]})
+        );
+        assert_eq!(
+            defs["Party"]["properties"]["next"],
+            json!({"$ref": "#/$defs/Party"})
+        );
         assert!(!defs.contains_key("Kind"));
     }
 }

@@ -31,7 +31,8 @@ pub struct Sessions {
 impl Sessions {
     /// Opens a session; answers its id.
     pub fn open(&self, session: Session) -> String {
-        let id = crate::service::auth::random_urlsafe(24).unwrap_or_else(|_| ulid::Ulid::new().to_string());
+        let id = crate::service::auth::random_urlsafe(24)
+            .unwrap_or_else(|_| ulid::Ulid::new().to_string());
         let mut live = self.lock();
         if live.len() > SWEEP_ABOVE {
             live.retain(|_, (_, used)| used.elapsed() < IDLE);

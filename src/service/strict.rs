@@ -193,7 +193,10 @@ fn check_object(
 
 /// A known field close in spelling to `unknown`: at most two edits away (one for short
 /// names), or one containing the other.
-pub(crate) fn suggestion<'a>(unknown: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn suggestion<'a>(
+    unknown: &str,
+    known: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let lower = unknown.to_lowercase();
     known
         .map(|name| (name, distance(&lower, &name.to_lowercase())))

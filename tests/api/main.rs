@@ -17,6 +17,7 @@ mod health;
 mod helpers;
 mod idempotency;
 mod isolation;
+mod mcp;
 mod oauth;
 mod openapi;
 mod orders;

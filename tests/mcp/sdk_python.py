@@ -318,6 +318,16 @@ def text_json(result: Any) -> Any:
     return None
 
 
+def contains_check_failure(exc: BaseException | None, depth: int = 0) -> bool:
+    """Whether a CheckFailed is inside `exc` (the SDK's task groups wrap what its handlers raise)."""
+    if exc is None or depth > 20:
+        return False
+    if isinstance(exc, CheckFailed):
+        return True
+    inner = list(getattr(exc, "exceptions", ())) + [exc.__cause__, exc.__context__]
+    return any(contains_check_failure(e, depth + 1) for e in inner)
+
+
 def result_dump(result: Any) -> Any:
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
@@ -370,10 +380,6 @@ async def run_mode(mode: str, summary: dict[str, Any]) -> None:
             session = client.session
             info["protocol_version"] = client.protocol_version
             info["server_info"] = client.server_info.model_dump(exclude_none=True) if client.server_info else None
-            # The JSON-RPC messages the server accepted (the first one was answered 401 and resent).
-            sent_methods = [e.jsonrpc_method for e in transcript.mcp() if e.jsonrpc_method and e.status != 401]
-            session_ids = {e.response_headers.get("mcp-session-id") for e in transcript.mcp()} - {None}
-            info["handshake"] = sent_methods
 
             # 1. OAuth through the SDK.
             check(browser.authorizations == 1 and storage.client_info is not None and storage.tokens is not None,
@@ -393,7 +399,19 @@ async def run_mode(mode: str, summary: dict[str, Any]) -> None:
                   f"[{label}] the token response carries a refresh token and expires_in "
                   f"({storage.tokens.expires_in} s)", {"expires_in": storage.tokens.expires_in})
 
-            # 2. The era.
+            # 2. Tools (listed first: the transport posts messages in order, so once tools/list
+            # is answered the handshake's notification has been answered too).
+            tools = await list_all_tools(client)
+            names = [t.name for t in tools]
+            info["tools"] = len(names)
+            # The JSON-RPC messages the server accepted before tools/list (the first was answered 401
+            # and sent again with the token).
+            accepted = [e.jsonrpc_method for e in transcript.mcp() if e.jsonrpc_method and e.status != 401]
+            sent_methods = accepted[:accepted.index("tools/list")] if "tools/list" in accepted else accepted
+            session_ids = {e.response_headers.get("mcp-session-id") for e in transcript.mcp()} - {None}
+            info["handshake"] = sent_methods
+
+            # 3. The era.
             if mode == "auto":
                 info["era"] = "modern" if session.discover_result is not None else "legacy"
                 info["supported_versions"] = (session.discover_result.supported_versions
@@ -421,10 +439,6 @@ async def run_mode(mode: str, summary: dict[str, Any]) -> None:
                       {"sent": sent_methods, "session_ids": sorted(session_ids)})
                 info["session_id"] = next(iter(session_ids))
 
-            # 3. Tools.
-            tools = await list_all_tools(client)
-            names = [t.name for t in tools]
-            info["tools"] = len(names)
             check(all(n in names for n in REQUIRED_TOOLS),
                   f"[{label}] tools/list has {', '.join(REQUIRED_TOOLS)} ({len(names)} tools)", names)
             bad_schemas = [t.name for t in tools if not (isinstance(t.input_schema, dict)
@@ -522,6 +536,12 @@ async def run_mode(mode: str, summary: dict[str, Any]) -> None:
         transcript.dump()
         raise
     except BaseException as exc:  # an SDK exception, a timeout: report it as a failed check
+        if isinstance(exc, asyncio.CancelledError):  # the mode's time is up (main reports it)
+            transcript.dump()
+            raise
+        if contains_check_failure(exc):  # a check inside the redirect handler, already reported
+            transcript.dump()
+            raise CheckFailed("reported") from exc
         description = f"[{label}] the SDK session ran without raising"
         failed.append(description)
         print(f"not ok - {description}", flush=True)

@@ -1,0 +1,260 @@
+//! Tools are the REST operations: filtered by the connection's permissions, with the REST
+//! API's validation, answers, errors, plan limits and idempotency, in both eras.
+
+use serde_json::json;
+use shipbase::model::scope::Resource;
+
+use super::{Mcp, tool_error, tool_ok};
+use crate::{
+    browser::connect,
+    fixtures::{id_of, shipment_body},
+    helpers::TestApp,
+};
+
+/// A client of each era for the same token.
+async fn both<'a>(app: &'a TestApp, token: &str) -> [Mcp<'a>; 2] {
+    let modern = Mcp::new(app, token);
+    let mut legacy = Mcp::new(app, token);
+    legacy.initialize("2025-11-25").await;
+    [modern, legacy]
+}
+
+#[tokio::test]
+async fn the_tool_list_follows_the_permissions() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let reader = connect(&app, &org, &["read:shipments", "read:orders"]).await;
+    for mut mcp in both(&app, reader.access()).await {
+        assert_eq!(
+            mcp.tool_names().await,
+            [
+                "list_shipments",
+                "get_shipment",
+                "get_shipment_document",
+                "list_orders",
+                "get_order"
+            ]
+        );
+    }
+    let writes: Vec<String> = Resource::ALL
+        .iter()
+        .map(|r| format!("write:{}", r.name()))
+        .collect();
+    let writes: Vec<&str> = writes.iter().map(String::as_str).collect();
+    let everything = connect(&app, &org, &writes).await;
+    let mut mcp = Mcp::new(&app, everything.access());
+    let names = mcp.tool_names().await;
+    assert_eq!(
+        names.len(),
+        shipbase::service::operations::ALL.len(),
+        "{names:?}"
+    );
+}
+
+#[tokio::test]
+async fn calls_answer_what_rest_answers_and_refuse_what_rest_refuses() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let stranger = app.create_org();
+    let (address, carrier) = app.create_address_and_carrier(&org).await;
+    let (foreign_address, foreign_carrier) = app.create_address_and_carrier(&stranger).await;
+    let foreign = app
+        .post(
+            &format!("/orgs/{}/shipments", stranger.id),
+            &stranger.token,
+            shipment_body(&id_of(&foreign_address), &id_of(&foreign_carrier)),
+        )
+        .await
+        .expect(201);
+    let agent = connect(
+        &app,
+        &org,
+        &["read:shipments", "write:shipments", "read:carriers"],
+    )
+    .await;
+    for mut mcp in both(&app, agent.access()).await {
+        let created = tool_ok(
+            &mcp.call(
+                "create_shipment",
+                shipment_body(&id_of(&address), &id_of(&carrier)),
+            )
+            .await,
+        );
+        let rest = app
+            .get(
+                &format!("/orgs/{}/shipments/{}", org.id, id_of(&created)),
+                &org.token,
+            )
+            .await
+            .expect(200);
+        assert_eq!(created, rest);
+        assert_eq!(
+            tool_ok(
+                &mcp.call("get_shipment", json!({"shipmentId": id_of(&created)}))
+                    .await
+            ),
+            rest
+        );
+
+        assert_eq!(
+            tool_error(
+                &mcp.call("get_shipment", json!({"shipmentId": id_of(&foreign)}))
+                    .await
+            ),
+            "not_found"
+        );
+        assert_eq!(
+            tool_error(&mcp.call("get_organization", json!({})).await),
+            "insufficient_scope"
+        );
+        let mut typo = shipment_body(&id_of(&address), &id_of(&carrier));
+        typo["parties"][0]["adress2"] = json!("x");
+        let answer = mcp.call("create_shipment", typo).await;
+        assert_eq!(tool_error(&answer), "validation_failed");
+        assert_eq!(
+            answer.result()["structuredContent"]["errors"][0]["field"],
+            "parties[0].adress2"
+        );
+        let answer = mcp
+            .call("get_shipment", json!({"shipmentID": "shp_x"}))
+            .await;
+        assert_eq!(tool_error(&answer), "validation_failed");
+        let fields: Vec<_> = answer.result()["structuredContent"]["errors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| {
+                (
+                    e["field"].as_str().unwrap_or_default().to_string(),
+                    e["message"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        assert!(
+            fields.contains(&("shipmentId".into(), "is required".into())),
+            "{fields:?}"
+        );
+        assert!(
+            fields.contains(&(
+                "shipmentID".into(),
+                "unknown argument; did you mean \"shipmentId\"?".into()
+            )),
+            "{fields:?}"
+        );
+        let unknown = mcp.call("fly_away", json!({})).await;
+        assert_eq!((unknown.status, unknown.code()), (200, -32602));
+        let listed = tool_ok(
+            &mcp.call("list_shipments", json!({"limit": 1, "page": 1}))
+                .await,
+        );
+        assert_eq!(listed["limit"], 1);
+        let bad_limit = mcp.call("list_shipments", json!({"limit": 0})).await;
+        assert_eq!(tool_error(&bad_limit), "validation_failed");
+    }
+    let count = app
+        .get(&format!("/orgs/{}/shipments", org.id), &org.token)
+        .await
+        .expect(200);
+    assert_eq!(count["total"], 2);
+}
+
+#[tokio::test]
+async fn an_idempotency_key_makes_a_retried_call_safe() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let (address, carrier) = app.create_address_and_carrier(&org).await;
+    let agent = connect(&app, &org, &["read:shipments", "write:shipments"]).await;
+    for (n, mut mcp) in both(&app, agent.access()).await.into_iter().enumerate() {
+        let mut body = shipment_body(&id_of(&address), &id_of(&carrier));
+        body["idempotencyKey"] = json!(format!("retry-{n}"));
+        let first = tool_ok(&mcp.call("create_shipment", body.clone()).await);
+        let again = tool_ok(&mcp.call("create_shipment", body.clone()).await);
+        assert_eq!(first, again);
+        body["reference"] = json!("OTHER");
+        assert_eq!(
+            tool_error(&mcp.call("create_shipment", body).await),
+            "idempotency_key_reused"
+        );
+        let wrong = mcp
+            .call(
+                "get_shipment",
+                json!({"shipmentId": id_of(&first), "idempotencyKey": "k"}),
+            )
+            .await;
+        assert_eq!(tool_error(&wrong), "validation_failed");
+    }
+    let list = app
+        .get(&format!("/orgs/{}/shipments", org.id), &org.token)
+        .await
+        .expect(200);
+    assert_eq!(list["total"], 2);
+}
+
+#[tokio::test]
+async fn plan_limits_refuse_agent_calls_like_rest() {
+    let app = TestApp::spawn_with("[plans.default]\nsender_addresses = 1").await;
+    let org = app.create_org();
+    app.create_address_and_carrier(&org).await;
+    let agent = connect(&app, &org, &["write:sender_addresses"]).await;
+    for mut mcp in both(&app, agent.access()).await {
+        let body = crate::fixtures::sender_address_body();
+        assert_eq!(
+            tool_error(&mcp.call("create_sender_address", body).await),
+            "plan_limit_reached"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_label_comes_back_as_a_pdf_resource() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let (address, carrier) = app.create_address_and_carrier(&org).await;
+    let shipments = format!("/orgs/{}/shipments", org.id);
+    let shipment = app
+        .post(
+            &shipments,
+            &org.token,
+            shipment_body(&id_of(&address), &id_of(&carrier)),
+        )
+        .await
+        .expect(201);
+    let booked = app
+        .post(
+            &format!("{shipments}/{}/book", id_of(&shipment)),
+            &org.token,
+            json!({}),
+        )
+        .await
+        .expect(200);
+    let document = booked["documents"][0]["id"]
+        .as_str()
+        .expect("a label")
+        .to_string();
+    let agent = connect(&app, &org, &["read:shipments"]).await;
+    let mut mcp = Mcp::new(&app, agent.access());
+    let answer = mcp
+        .call(
+            "get_shipment_document",
+            json!({"shipmentId": id_of(&shipment), "documentId": document}),
+        )
+        .await;
+    let result = answer.result();
+    assert_eq!(result["content"][1]["type"], "resource");
+    assert_eq!(
+        result["content"][1]["resource"]["mimeType"],
+        "application/pdf"
+    );
+    let blob = result["content"][1]["resource"]["blob"]
+        .as_str()
+        .unwrap_or_default();
+    use base64::Engine;
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(blob)
+        .expect("base64");
+    assert!(pdf.starts_with(b"%PDF"));
+    assert_eq!(
+        result["structuredContent"]["contentType"],
+        "application/pdf"
+    );
+}

@@ -40,7 +40,8 @@ pub struct Server {
 pub struct Storage {
     /// Directory holding shipbase.db (created when missing).
     pub data_dir: PathBuf,
-    /// SQLite `synchronous`: "normal" (survives a crash) or "full" (also power loss).
+    /// SQLite `synchronous`: "full" (the default: an acknowledged write is on disk) or "normal"
+    /// (survives a process crash; the last commits may be lost on power loss).
     pub synchronous: String,
     /// Reader connections.
     pub read_connections: u32,
@@ -180,7 +181,7 @@ impl Default for Storage {
     fn default() -> Storage {
         Storage {
             data_dir: PathBuf::from("./data"),
-            synchronous: "normal".into(),
+            synchronous: "full".into(),
             read_connections: 4,
             secret_key: String::new(),
         }

@@ -13,6 +13,7 @@ use crate::{
 
 mod backup;
 mod config_cmd;
+mod dev;
 mod migrate;
 mod org;
 mod serve;
@@ -57,6 +58,9 @@ enum Command {
     /// Check or print configuration.
     #[command(subcommand)]
     Config(config_cmd::Command),
+    /// Developer tools (seeding data for benchmarks).
+    #[command(subcommand)]
+    Dev(dev::Command),
 }
 
 /// Parses the command line and runs it.
@@ -90,6 +94,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     Command::User(cmd) => user::run(&ctx, cmd).await,
                     Command::Staff(cmd) => staff::run(&ctx, cmd).await,
                     Command::Backup(args) => backup::run(&ctx, args).await,
+                    Command::Dev(cmd) => dev::run(&ctx, cmd).await,
                     Command::Serve(_) | Command::Config(_) | Command::Migrate => Ok(()),
                 }
             })

@@ -25,8 +25,15 @@ pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<
     overrides.base_url = args.base_url;
     let mut config = super::load(file, &overrides)?;
     init_logging(&config);
+    // Blocking work (scans on the reader pool, PDF rendering, name lookups) gets a bounded set
+    // of threads: tokio's default of 512 let a burst of lists park ~100 threads on the pool's
+    // few connections, each keeping its own allocator heap (250 MB resident at 64 connections).
+    let blocking = usize::try_from(config.storage.read_connections)
+        .unwrap_or(4)
+        .saturating_add(4);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(blocking)
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {

@@ -140,8 +140,7 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Resu
     actor.authorize(org_id, &ops::GET_API_TOKEN)?;
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
     ctx.db
-        .read(move |db| store::api_tokens::get(db, &org_id, &token_id)?.ok_or(Error::NotFound))
-        .await
+        .point(|db| store::api_tokens::get(db, &org_id, &token_id)?.ok_or(Error::NotFound))
 }
 
 /// A new name for a token.
@@ -195,8 +194,7 @@ pub async fn revoke_by_id(ctx: &Ctx, actor: &Actor, token_id: &str) -> Result<()
     let id = token_id.to_string();
     let org_id = ctx
         .db
-        .read(move |db| store::api_tokens::org_of(db, &id))
-        .await?
+        .point(|db| store::api_tokens::org_of(db, &id))?
         .ok_or(Error::NotFound)?;
     revoke(ctx, actor, &org_id, token_id).await
 }

@@ -61,10 +61,7 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     }
     let hash = hash_token(credential);
     let lookup = hash.clone();
-    let found = ctx
-        .db
-        .read(move |db| store::api_tokens::by_hash(db, &lookup))
-        .await?;
+    let found = ctx.db.point(|db| store::api_tokens::by_hash(db, &lookup))?;
     let Some(store::api_tokens::Credential {
         token,
         stored_hash,

@@ -95,8 +95,7 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Car
     actor.authorize(org_id, &ops::GET_CARRIER)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
-        .read(move |db| store::carriers::get(db, &org_id, &id)?.ok_or(Error::NotFound))
-        .await
+        .point(|db| store::carriers::get(db, &org_id, &id)?.ok_or(Error::NotFound))
 }
 
 /// Replaces every writable field.

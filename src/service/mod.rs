@@ -32,6 +32,7 @@ pub mod orders;
 pub mod orgs;
 pub mod quotes;
 pub mod rate_limit;
+pub mod seed;
 pub mod sender_addresses;
 pub mod sessions;
 pub mod shipments;

@@ -109,8 +109,7 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Ord
     let (org_id, id) = (org_id.to_string(), id.to_string());
     let channel = ctx
         .db
-        .read(move |db| store::order_channels::get(db, &org_id, &id)?.ok_or(Error::NotFound))
-        .await?;
+        .point(|db| store::order_channels::get(db, &org_id, &id)?.ok_or(Error::NotFound))?;
     Ok(OrderChannelView::new(
         channel,
         &ctx.config.base_url(),

@@ -112,8 +112,7 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str) -> Result<Org> {
     actor.authorize(org_id, &ops::GET_ORGANIZATION)?;
     let org_id = org_id.to_string();
     ctx.db
-        .read(move |db| store::orgs::get(db, &org_id)?.ok_or(Error::NotFound))
-        .await
+        .point(|db| store::orgs::get(db, &org_id)?.ok_or(Error::NotFound))
 }
 
 /// Fields to change; absent fields stay as they are, `null` clears a nullable field.

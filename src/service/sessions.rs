@@ -48,8 +48,7 @@ pub async fn sign_in(
     let lookup = email.clone();
     let found = ctx
         .db
-        .read(move |db| store::users::with_password(db, &lookup))
-        .await?;
+        .point(|db| store::users::with_password(db, &lookup))?;
     let (user, stored) = match found {
         Some((user, hash)) => (Some(user), hash),
         None => (None, None),
@@ -96,14 +95,12 @@ fn verify(stored: Option<&str>, password: &str) -> bool {
 /// The signed-in user of a session cookie, as an actor of the pages.
 pub async fn actor(ctx: &Ctx, token: &str) -> Result<Option<(Actor, User)>> {
     let (token_hash, now) = (hash(token), ctx.now());
-    ctx.db
-        .read(move |db| {
-            let Some(user_id) = store::sessions::user_of(db, &token_hash, &now)? else {
-                return Ok(None);
-            };
-            Ok(store::users::get(db, &user_id)?.map(|user| (Actor::user(user.id.clone()), user)))
-        })
-        .await
+    ctx.db.point(|db| {
+        let Some(user_id) = store::sessions::user_of(db, &token_hash, &now)? else {
+            return Ok(None);
+        };
+        Ok(store::users::get(db, &user_id)?.map(|user| (Actor::user(user.id.clone()), user)))
+    })
 }
 
 /// Ends the session of a cookie.

@@ -99,8 +99,7 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Rul
     actor.authorize(org_id, &ops::GET_SHIPPING_RULE)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
-        .read(move |db| store::shipping_rules::get(db, &org_id, &id)?.ok_or(Error::NotFound))
-        .await
+        .point(|db| store::shipping_rules::get(db, &org_id, &id)?.ok_or(Error::NotFound))
 }
 
 /// Replaces every writable field.

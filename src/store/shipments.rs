@@ -61,6 +61,16 @@ pub struct Filter {
     pub created_to: Option<String>,
 }
 
+impl Filter {
+    /// Whether the total is one of the kept counts: no filter but the status.
+    fn counted(&self) -> bool {
+        self.reference.is_none()
+            && self.order_id.is_none()
+            && self.created_from.is_none()
+            && self.created_to.is_none()
+    }
+}
+
 pub fn list(
     db: &Reader,
     org_id: &str,
@@ -98,12 +108,21 @@ pub fn list(
         }
     }
     let filter_sql = clauses.join(" AND ");
-    let total: i64 = db
-        .conn
-        .prepare_cached(&format!(
-            "SELECT COUNT(*) FROM shipments s WHERE {filter_sql}"
-        ))?
-        .query_row(args.as_slice(), |r| r.get(0))?;
+    let total: i64 = if filter.counted() {
+        // The organization (and status) alone: the counts the triggers keep (V9).
+        db.conn
+            .prepare_cached(
+                "SELECT COALESCE(SUM(n), 0) FROM shipment_counts
+                 WHERE org_id = ?1 AND (?2 IS NULL OR status = ?2)",
+            )?
+            .query_row(params![org_id, filter.status], |r| r.get(0))?
+    } else {
+        db.conn
+            .prepare_cached(&format!(
+                "SELECT COUNT(*) FROM shipments s WHERE {filter_sql}"
+            ))?
+            .query_row(args.as_slice(), |r| r.get(0))?
+    };
     let (limit, offset) = (page.limit, page.offset());
     args.push(&limit);
     args.push(&offset);

@@ -7,7 +7,7 @@ use std::{
     time::Duration,
 };
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use shipbase::config::Config;
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
@@ -570,5 +570,60 @@ async fn serve_answers_until_sigterm_and_then_exits_0() {
     assert!(
         log.iter().any(|l| l.contains("shut down")),
         "no shutdown line: {log:?}"
+    );
+}
+
+#[tokio::test]
+async fn dev_seed_writes_counted_shipments_with_a_sandbox_pair_when_there_is_none() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let out = app.cli(&["dev", "seed", "--org", &org.id, "--shipments", "12"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("seeded 12 shipments"));
+    let list = app
+        .get(&format!("/orgs/{}/shipments?limit=100", org.id), &org.token)
+        .await
+        .expect(200);
+    assert_eq!(list["total"], 12);
+    let carriers = app
+        .get(&format!("/orgs/{}/carriers", org.id), &org.token)
+        .await
+        .expect(200);
+    assert_eq!(carriers["total"], 1);
+    let newest = &list["data"][0];
+    assert_eq!(
+        (
+            &newest["reference"],
+            &newest["carrierSettings"]["carrierId"]
+        ),
+        (&json!("SEED-11"), &carriers["data"][0]["id"])
+    );
+    let usage = app
+        .get(&format!("/orgs/{}/billing/usage", org.id), &org.token)
+        .await
+        .expect(200);
+    // Seeded shipments are dated a minute apart up to now: those of this month are counted.
+    let month = &usage["currentPeriod"]["start"].as_str().unwrap_or_default()[..7];
+    let this_month = list["data"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter(|s| {
+                    s["createdAt"]
+                        .as_str()
+                        .is_some_and(|t| t.starts_with(month))
+                })
+                .count()
+        })
+        .unwrap_or_default();
+    assert_eq!(usage["shipments"]["used"], this_month, "{usage}");
+    app.cli_fails(
+        &["dev", "seed", "--org", "org_nothing", "--shipments", "1"],
+        1,
     );
 }

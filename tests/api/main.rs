@@ -9,6 +9,7 @@ mod billing;
 mod browser;
 mod carriers;
 mod cli;
+mod crash;
 mod editing;
 mod errors;
 mod events;

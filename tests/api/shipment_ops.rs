@@ -652,3 +652,52 @@ async fn a_read_only_token_cannot_book_or_move_a_shipment() {
     .problem(403, "insufficient_scope");
     assert_eq!(shop.get(&id).await, created);
 }
+
+// The list totals the store keeps per status (migration V9) follow every create, status change
+// and deletion; a filter the kept counts cannot answer (createdFrom) counts the rows instead,
+// and both must agree.
+#[tokio::test]
+async fn list_totals_follow_creates_status_changes_and_deletions() {
+    let shop = Shop::new().await;
+    let mut ids = Vec::new();
+    for status in ["pending", "pending", "pending", "draft", "pending"] {
+        ids.push(id_of(
+            &shop
+                .create(with(shop.body(), "status", json!(status)))
+                .await,
+        ));
+    }
+    shop.post(&ids[0], "/status", json!({"status": "cancelled"}))
+        .await
+        .expect(200);
+    shop.post(&ids[1], "/status", json!({"status": "on_hold"}))
+        .await
+        .expect(200);
+    shop.app
+        .delete(&shop.path(&ids[2], ""), &shop.org.token)
+        .await
+        .expect(200);
+    let list = format!("/orgs/{}/shipments", shop.org.id);
+    let total = |query: String| {
+        let (app, token) = (&shop.app, &shop.org.token);
+        async move { app.get(&query, token).await.expect(200)["total"].clone() }
+    };
+    let counted = "createdFrom=2000-01-01T00:00:00Z";
+    for (status, expected) in [
+        ("", 4),
+        ("?status=pending", 1),
+        ("?status=draft", 1),
+        ("?status=cancelled", 1),
+        ("?status=on_hold", 1),
+        ("?status=dispatched", 0),
+    ] {
+        let kept = total(format!("{list}{status}")).await;
+        let joiner = if status.is_empty() { "?" } else { "&" };
+        let real = total(format!("{list}{status}{joiner}{counted}")).await;
+        assert_eq!(
+            (&kept, &real),
+            (&json!(expected), &json!(expected)),
+            "{status}"
+        );
+    }
+}

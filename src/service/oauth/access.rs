@@ -63,8 +63,7 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     let cid = claims.cid.clone();
     let connection = ctx
         .db
-        .read(move |db| store::oauth::live_connection(db, &cid))
-        .await?
+        .point(|db| store::oauth::live_connection(db, &cid))?
         .filter(|c| c.org_id == claims.org && c.user_id == claims.sub)
         .ok_or(Error::Unauthenticated)?;
     let scopes = ScopeSet::parse(&claims.scope).map_err(|_| Error::Unauthenticated)?;

@@ -125,8 +125,7 @@ pub async fn resolve(ctx: &Ctx, client_id: &str) -> Result<std::result::Result<C
     let id = client_id.to_string();
     Ok(ctx
         .db
-        .read(move |db| store::oauth::client(db, &id))
-        .await?
+        .point(|db| store::oauth::client(db, &id))?
         .ok_or_else(|| "this app is not registered with this server (or no longer is)".into()))
 }
 

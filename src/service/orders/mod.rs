@@ -203,9 +203,7 @@ pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, query: ListQuery) -> R
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderView> {
     actor.authorize(org_id, &ops::GET_ORDER)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .read(move |db| view(db, require(db, &org_id, &id)?))
-        .await
+    ctx.db.point(|db| view(db, require(db, &org_id, &id)?))
 }
 
 /// Deletes an order that has no shipments (SPEC §3; 409 otherwise).

@@ -33,17 +33,14 @@ pub(crate) struct Booked {
 pub async fn book(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShipmentView> {
     actor.authorize(org_id, &ops::BOOK_SHIPMENT)?;
     let (org, sid) = (org_id.to_string(), id.to_string());
-    let (shipment, carrier) = ctx
-        .db
-        .read(move |db| {
-            let shipment = require(db, &org, &sid)?;
-            if shipment.status != ShipmentStatus::Pending {
-                return Err(not_bookable(shipment.status));
-            }
-            let carrier = carrier_of(db, &shipment)?;
-            Ok((shipment, carrier))
-        })
-        .await?;
+    let (shipment, carrier) = ctx.db.point(|db| {
+        let shipment = require(db, &org, &sid)?;
+        if shipment.status != ShipmentStatus::Pending {
+            return Err(not_bookable(shipment.status));
+        }
+        let carrier = carrier_of(db, &shipment)?;
+        Ok((shipment, carrier))
+    })?;
     let now = ctx.now();
     let seen = shipment.updated_at.clone();
     let booked = prepare(shipment, carrier, now.clone()).await?;
@@ -217,8 +214,5 @@ pub async fn document(
     actor.authorize(org_id, &ops::GET_SHIPMENT_DOCUMENT)?;
     let (org_id, shipment_id, id) = (org_id.to_string(), shipment_id.to_string(), id.to_string());
     ctx.db
-        .read(move |db| {
-            store::documents::get(db, &org_id, &shipment_id, &id)?.ok_or(Error::NotFound)
-        })
-        .await
+        .point(|db| store::documents::get(db, &org_id, &shipment_id, &id)?.ok_or(Error::NotFound))
 }

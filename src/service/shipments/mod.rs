@@ -216,6 +216,20 @@ pub(crate) fn create_in(tx: &Tx, org_id: &str, new: NewShipment, now: String) ->
     Ok(shipment)
 }
 
+/// A shipment made by `shipbase dev seed`: built with the defaults and saved like a created one
+/// (counted for the plan, events for subscribers), made at `at` and in `status`.
+pub(crate) fn seed_in(
+    tx: &Tx,
+    address: &SenderAddress,
+    new: NewShipment,
+    at: String,
+    status: ShipmentStatus,
+) -> Result<()> {
+    let mut shipment = build(new, &address.org_id, address, at);
+    shipment.status = status;
+    save(tx, &shipment, Change::Created, &[])
+}
+
 /// An order of the organization that takes shipments (400 on `orderId` when missing, 409 when
 /// cancelled).
 pub(crate) fn open_order(db: &Reader, org_id: &str, order_id: &str) -> Result<()> {
@@ -301,7 +315,7 @@ pub fn sender_party(address: &SenderAddress) -> Party {
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShipmentView> {
     actor.authorize(org_id, &ops::GET_SHIPMENT)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db.read(move |db| view(db, &org_id, &id)).await
+    ctx.db.point(|db| view(db, &org_id, &id))
 }
 
 pub async fn list(

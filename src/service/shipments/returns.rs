@@ -29,17 +29,14 @@ pub async fn create_return(
     actor.authorize(org_id, &ops::CREATE_RETURN_SHIPMENT)?;
     let now = ctx.now();
     let (org, sid, at) = (org_id.to_string(), id.to_string(), now.clone());
-    let (original, ret, carrier) = ctx
-        .db
-        .read(move |db| {
-            let original = require(db, &org, &sid)?;
-            check_returnable(&original)?;
-            let settings = return_settings(db, &original)?;
-            let ret = build(&original, settings, &at);
-            let carrier = carrier_of(db, &ret)?;
-            Ok((original, ret, carrier))
-        })
-        .await?;
+    let (original, ret, carrier) = ctx.db.point(|db| {
+        let original = require(db, &org, &sid)?;
+        check_returnable(&original)?;
+        let settings = return_settings(db, &original)?;
+        let ret = build(&original, settings, &at);
+        let carrier = carrier_of(db, &ret)?;
+        Ok((original, ret, carrier))
+    })?;
     let booked = prepare(ret.clone(), carrier, now.clone()).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.commit(ops::CREATE_RETURN_SHIPMENT.status(), move |tx| {

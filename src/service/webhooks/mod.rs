@@ -66,7 +66,7 @@ pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: PageParams) -> R
 pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Webhook> {
     actor.authorize(org_id, &ops::GET_WEBHOOK)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    let webhook = ctx.db.read(move |db| require(db, &org_id, &id)).await?;
+    let webhook = ctx.db.point(|db| require(db, &org_id, &id))?;
     reveal(ctx, webhook)
 }
 
@@ -219,7 +219,7 @@ fn require(db: &Reader, org_id: &str, id: &str) -> Result<Webhook> {
 
 async fn get_revealed(ctx: &Ctx, org_id: &str, id: &str) -> Result<Webhook> {
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    let webhook = ctx.db.read(move |db| require(db, &org_id, &id)).await?;
+    let webhook = ctx.db.point(|db| require(db, &org_id, &id))?;
     reveal(ctx, webhook)
 }
 

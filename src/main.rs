@@ -1,5 +1,5 @@
 /// mimalloc instead of glibc's malloc: a GET under load spent about a sixth of its CPU in
-/// glibc's allocator and its arena locks (benches/http.sh, docs/decisions.md "Performance").
+/// glibc's allocator and its arena locks (benches/run.sh, docs/decisions.md "Performance").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -110,6 +110,7 @@ impl Db {
                  PRAGMA journal_mode = WAL;
                  PRAGMA foreign_keys = ON;
                  PRAGMA synchronous = {sync};
+                 PRAGMA temp_store = MEMORY;
                  PRAGMA mmap_size = 268435456;"
             ))
         };

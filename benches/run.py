@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""Shipbase benchmark: every row of benches/results.md in one run (benches/run.sh calls this).
+
+Starts the release binary on a loopback port with a fresh data directory, seeds organizations,
+and measures with wrk (closed loop, 64 connections) and hey (fixed rate): shipment creates at
+synchronous=full and normal, gets, lists of 20 with the total at 10k and at 1M shipments, booking
+with a PDF label, the shipping quote, GET /health as the HTTP ceiling, the raw SQLite insert
+ceiling (benches/sqlite_ceiling.rs), p99 at half the peak create rate, the server's peak RSS, and
+the start-up time on the 1M-shipment database. Writes benches/results.md.
+
+Environment: BIN (the binary), SECONDS_PER_RUN (default 10), CONNECTIONS (default 64),
+LARGE (shipments of the large organization, default 1000000), OUT (default benches/results.md),
+CEILING (a file holding the sqlite_ceiling output).
+"""
+
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+BIN = os.environ["BIN"]
+SECONDS = int(os.environ.get("SECONDS_PER_RUN", "10"))
+CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
+LARGE = int(os.environ.get("LARGE", "1000000"))
+OUT = os.environ.get("OUT", "benches/results.md")
+CEILING = os.environ.get("CEILING", "")
+WORK = tempfile.mkdtemp(prefix="shipbase-bench-")
+DATA = os.path.join(WORK, "data")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def healthy(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return s.recv(16).startswith(b"HTTP/1.1 200")
+    except OSError:
+        return False
+
+
+class Server:
+    """`shipbase serve` on DATA; `startup` is the time from exec to the first healthy answer."""
+
+    def __init__(self, **env):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        environment = dict(os.environ, SHIPBASE_LIMITS__RATE_PER_SECOND="0",
+                           SHIPBASE_LOG__LEVEL="warn", **env)
+        environment.pop("SHIPBASE_CONFIG", None)
+        log = open(os.path.join(WORK, "server.log"), "a")
+        started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            [BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", DATA],
+            cwd=WORK, env=environment, stdout=subprocess.DEVNULL, stderr=log)
+        deadline = started + 60
+        while not healthy(self.port):
+            if time.perf_counter() > deadline or self.proc.poll() is not None:
+                sys.exit("the server did not become healthy; see " + log.name)
+            time.sleep(0.001)
+        self.startup = time.perf_counter() - started
+
+    def peak_rss_mb(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
+
+    def reset_peak(self):
+        """Starts a new peak RSS measurement (Linux: 5 > clear_refs resets VmHWM)."""
+        with open(f"/proc/{self.proc.pid}/clear_refs", "w") as f:
+            f.write("5")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=60)
+
+
+def cli(*args):
+    out = subprocess.run([BIN, *args, "--data-dir", DATA], cwd=WORK, check=True,
+                         capture_output=True, text=True, env={**os.environ, "SHIPBASE_LOG__LEVEL": "warn"})
+    return out.stdout
+
+
+def new_org(slug):
+    created = json.loads(cli("org", "create", "--name", slug.title(), "--slug", slug, "--email",
+                             f"{slug}@example.com", "--user-name", slug.title(), "--json"))
+    return created["org"]["id"], created["token"]
+
+
+def api(server, token, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server.base + path, data=data, method=method, headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as resp:
+        return json.loads(resp.read() or b"null")
+
+
+UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+
+def wrk(url, script, seconds=SECONDS):
+    out = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency",
+                          "-s", script, url], cwd=WORK, check=True, capture_output=True,
+                         text=True).stdout
+    result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))}
+    for pct in ("50", "99"):
+        value, unit = re.search(rf"\s{pct}%\s+([\d.]+)(us|ms|s)\b", out).groups()
+        result[f"p{pct}"] = float(value) * UNITS[unit]
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    result["non2xx"] = int(bad.group(1)) if bad else 0
+    return result
+
+
+def hey_fixed_rate(url, token, body_file, rate, seconds=SECONDS):
+    """POSTs at `rate` requests/s in total (hey -q is per worker); latency in ms."""
+    workers = 32
+    per_worker = max(1, round(rate / workers))
+    out = subprocess.run(["hey", "-z", f"{seconds}s", "-c", str(workers), "-q", str(per_worker),
+                          "-m", "POST", "-T", "application/json", "-D", body_file,
+                          "-H", f"Authorization: Bearer {token}", url],
+                         cwd=WORK, check=True, capture_output=True, text=True).stdout
+    result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+              "target": per_worker * workers}
+    for pct in ("50", "99"):
+        result[f"p{pct}"] = float(re.search(rf"{pct}% in ([\d.]+) secs", out).group(1)) * 1000
+    codes = dict((int(c), int(n)) for c, n in re.findall(r"\[(\d+)\]\s+(\d+) responses", out))
+    result["non2xx"] = sum(n for c, n in codes.items() if not 200 <= c < 300)
+    return result
+
+
+def measured(server, run):
+    """`run()` with the server's peak RSS during it (MB) added to its result."""
+    server.reset_peak()
+    result = run()
+    result["rss"] = server.peak_rss_mb()
+    return result
+
+
+def lua(name, token, method="GET", body_file=None, ids_file=None, prefix=None):
+    path = os.path.join(WORK, name)
+    lines = [f'wrk.method = "{method}"', 'wrk.headers["Content-Type"] = "application/json"',
+             f'wrk.headers["Authorization"] = "Bearer {token}"']
+    if body_file:
+        lines.append(f'wrk.body = io.open("{body_file}"):read("a")')
+    if ids_file:
+        # Each of wrk's two threads takes every other id, so every request books a new shipment.
+        lines += [
+            "local next_thread = 0",
+            "function setup(thread) thread:set('index', next_thread); next_thread = next_thread + 1 end",
+            "function init(args)",
+            f'  ids = {{}}; for line in io.lines("{ids_file}") do ids[#ids + 1] = line end',
+            "  n = 0",
+            "end",
+            "function request()",
+            "  local i = (index + n * 2) % #ids + 1; n = n + 1",
+            f'  return wrk.format("POST", "{prefix}" .. ids[i] .. "/book")',
+            "end",
+        ]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def machine():
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                if l.startswith("model name")), platform.processor())
+    memory = next(int(l.split()[1]) for l in open("/proc/meminfo") if l.startswith("MemTotal"))
+    return (f"{os.cpu_count()} cores ({cpu}), {memory / 1024 / 1024:.0f} GiB RAM, "
+            f"Linux {platform.release()}; wrk and hey on the same cores as the server")
+
+
+def main():
+    rows = {}
+    ceiling = dict(re.findall(r"sqlite (\w+) (\d+)", open(CEILING).read())) if CEILING else {}
+
+    server = Server()
+    org, token = new_org("bench")
+    address = api(server, token, "POST", f"/orgs/{org}/sender-addresses", {
+        "name": "Main", "attContact": "Mette", "address1": "Industrivej 12", "zipcode": "8000",
+        "city": "Aarhus", "phone": "+4512345678", "countryCode": "DK", "state": "Midtjylland",
+        "email": "w@example.com"})["id"]
+    carrier = api(server, token, "POST", f"/orgs/{org}/carriers", {
+        "name": "Sandbox", "carrierSlug": "sandbox", "config": {}, "senderAddressId": address})["id"]
+    for name, price in (("Economy", 39.0), ("Standard", 49.0), ("Express", 99.0)):
+        api(server, token, "POST", f"/orgs/{org}/shipping-rules", {
+            "name": name, "carrierId": carrier, "productId": "standard",
+            "senderAddressId": address, "receivingCountries": ["DK", "SE", "NO", "DE"],
+            "conditions": [{"type": "flatRate", "shippingPrice": price, "currency": "DKK"}]})
+    shipment_file = os.path.join(WORK, "shipment.json")
+    with open(shipment_file, "w") as f:
+        json.dump({
+            "reference": "BENCH-1", "senderAddressId": address, "type": "outbound",
+            "parties": [
+                {"type": "receiver", "name": "Jane Doe", "address1": "Storgatan 1",
+                 "postalCode": "11122", "city": "Stockholm", "countryCode": "SE",
+                 "email": "jane@example.com", "phone": "+46701234567",
+                 "attention": "Reception, 2nd floor"},
+                {"type": "sender", "name": "Warehouse 2", "address1": "Havnegade 4",
+                 "postalCode": "8000", "city": "Aarhus", "countryCode": "DK",
+                 "email": "warehouse@example.com", "phone": "+4512345679"}],
+            "carrierSettings": {"carrierId": carrier, "productId": "standard",
+                                "services": ["signature"],
+                                "additionalParameters": {"note": "fragile"}},
+            "parcels": [
+                {"weight": 2.5, "weightUnit": "kg",
+                 "dimensions": {"length": 30, "width": 20, "height": 10},
+                 "orderLines": [
+                     {"sku": "TS-1", "quantity": 2, "description": "T-shirt, organic cotton",
+                      "unitPrice": 100.0, "currency": "DKK", "countryOfOrigin": "DK",
+                      "tarrifNumber": "610910"},
+                     {"sku": "MUG-7", "quantity": 1, "description": "Enamel mug, blue",
+                      "unitPrice": 60.0, "currency": "DKK", "countryOfOrigin": "DK",
+                      "tarrifNumber": "732394"}]},
+                {"weight": 0.4, "weightUnit": "kg",
+                 "dimensions": {"length": 20, "width": 15, "height": 5},
+                 "orderLines": [
+                     {"sku": "CAP-3", "quantity": 1, "description": "Baseball cap, black",
+                      "unitPrice": 80.0, "currency": "DKK", "countryOfOrigin": "PT",
+                      "tarrifNumber": "650500"}]}],
+            "termOfTrade": "DAP", "servicePointId": "SP-1234"}, f)
+    quote_file = os.path.join(WORK, "quote.json")
+    with open(quote_file, "w") as f:
+        json.dump({"destination": {"country": "SE", "postalCode": "11122", "city": "Stockholm"},
+                   "items": [{"name": "T-shirt", "quantity": 2, "grams": 250, "price": 10000,
+                              "sku": "TS-1"},
+                             {"name": "Mug", "quantity": 1, "grams": 400, "price": 6000,
+                              "sku": "MUG-7"}],
+                   "currency": "DKK"}, f)
+    post = lua("post.lua", token, "POST", body_file=shipment_file)
+    get = lua("get.lua", token)
+    shipments = f"{server.base}/orgs/{org}/shipments"
+
+    print("== health (HTTP ceiling)", flush=True)
+    rows["health"] = measured(server, lambda: wrk(f"{server.base}/health", get))
+    print("== create, synchronous=full", flush=True)
+    rows["create_full"] = measured(server, lambda: wrk(shipments, post))
+    print("== create at half the peak rate (hey)", flush=True)
+    rows["create_fixed"] = measured(server, lambda: hey_fixed_rate(
+        shipments, token, shipment_file, rows["create_full"]["rps"] / 2))
+    one = api(server, token, "POST", f"/orgs/{org}/shipments", json.load(open(shipment_file)))["id"]
+    print("== get", flush=True)
+    rows["get"] = measured(server, lambda: wrk(f"{shipments}/{one}", get))
+    print("== book with a PDF label", flush=True)
+    with sqlite3.connect(f"file:{DATA}/shipbase.db?mode=ro", uri=True) as db:
+        pending = [r[0] for r in db.execute(
+            "SELECT id FROM shipments WHERE org_id = ? AND status = 'pending'", (org,))]
+    ids_file = os.path.join(WORK, "pending.txt")
+    with open(ids_file, "w") as f:
+        f.write("\n".join(pending) + "\n")
+    book = lua("book.lua", token, ids_file=ids_file, prefix=f"/orgs/{org}/shipments/")
+    rows["book"] = measured(server, lambda: wrk(f"{server.base}/", book, seconds=min(SECONDS, 5)))
+    rows["book"]["available"] = len(pending)
+    print("== shipping quote", flush=True)
+    quote = lua("quote.lua", token, "POST", body_file=quote_file)
+    rows["quote"] = measured(server, lambda: wrk(f"{server.base}/orgs/{org}/shipping-quote", quote))
+    for slug, count in (("small", 10_000), ("large", LARGE)):
+        small_org, small_token = new_org(slug)
+        print(f"== seeding {count} shipments", flush=True)
+        started = time.perf_counter()
+        cli("dev", "seed", "--org", small_org, "--shipments", str(count))
+        rows[f"seed_{slug}"] = {"seconds": time.perf_counter() - started, "count": count}
+        print(f"== list 20 with total of {count}", flush=True)
+        script = lua(f"list_{slug}.lua", small_token)
+        rows[f"list_{slug}"] = measured(server, lambda: wrk(
+            f"{server.base}/orgs/{small_org}/shipments", script))
+    server.stop()
+
+    print("== start-up on the large database", flush=True)
+    startups = []
+    for _ in range(5):
+        server = Server()
+        startups.append(server.startup)
+        server.stop()
+    rows["startup"] = {"ms": sorted(startups)[len(startups) // 2] * 1000,
+                       "max_ms": max(startups) * 1000}
+
+    print("== create, synchronous=normal", flush=True)
+    server = Server(SHIPBASE_STORAGE__SYNCHRONOUS="normal")
+    rows["create_normal"] = measured(server, lambda: wrk(f"{server.base}/orgs/{org}/shipments", post))
+    server.stop()
+    rows["rss_mb"] = max(r["rss"] for r in rows.values() if "rss" in r)
+    rows["ceiling"] = ceiling
+    with open(os.path.join(WORK, "rows.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    write(rows)
+    print(open(OUT).read())
+
+
+def write(rows):
+    health = rows["health"]["rps"]
+    sqlite_full = float(rows["ceiling"].get("full", 0)) or None
+    sqlite_normal = float(rows["ceiling"].get("normal", 0)) or None
+
+    def ratio(value, ceiling):
+        return f"{value / ceiling:.2f}" if ceiling else "–"
+
+    def line(work, r, target, met, sqlite=None):
+        return (f"| {work} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rss']:.0f} | "
+                f"{ratio(r['rps'], health)} | {ratio(r['rps'], sqlite)} | {target} | "
+                f"{'yes' if met else 'no'} |")
+
+    l10, l1m = rows["list_small"], rows["list_large"]
+    fixed = rows["create_fixed"]
+    book = rows["book"]
+    text = [
+        "# Benchmark results",
+        "",
+        f"Written by `benches/run.sh` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
+        f"Machine: {machine()}. Each closed-loop row is wrk with 2 threads and {CONNECTIONS} "
+        f"connections for {SECONDS} s; latencies in ms. \"vs HTTP\" is the share of the "
+        "`GET /health` rate (the HTTP ceiling of this machine), \"vs SQLite\" the multiple of the "
+        "raw SQLite insert ceiling at the same `synchronous` (one transaction per row, one "
+        "connection: `cargo bench --bench sqlite_ceiling`); group commit lets the service go "
+        "past it.",
+        "",
+        "| work | req/s | p50 | p99 | peak RSS MB | vs HTTP | vs SQLite | target | met |",
+        "|-|-|-|-|-|-|-|-|-|",
+        line("`GET /health` (HTTP ceiling)", rows["health"], "–", True),
+        f"| SQLite insert, one commit per row, synchronous=full | {sqlite_full or 0:,.0f} | | | | | 1.00 | – | – |",
+        f"| SQLite insert, one commit per row, synchronous=normal | {sqlite_normal or 0:,.0f} | | | | | 1.00 | – | – |",
+        line("create shipment, synchronous=full (default)", rows["create_full"], "≥ 20k/s",
+             rows["create_full"]["rps"] >= 20000, sqlite_full),
+        line("create shipment, synchronous=normal", rows["create_normal"], "–", True, sqlite_normal),
+        f"| create at half the peak rate (hey, {fixed['target']:,}/s asked) | {fixed['rps']:,.0f} | "
+        f"{fixed['p50']:.2f} | {fixed['p99']:.2f} | {fixed['rss']:.0f} | | | p99 ≤ 10 ms | "
+        f"{'yes' if fixed['p99'] <= 10 else 'no'} |",
+        line("get shipment", rows["get"], "≥ 45k/s", rows["get"]["rps"] >= 45000),
+        line("list 20 + total, 10k shipments", l10, "≥ 10k/s", l10["rps"] >= 10000),
+        line(f"list 20 + total, {rows['seed_large']['count']:,} shipments", l1m,
+             "≥ 0.8 × the 10k figure", l1m["rps"] >= 0.8 * l10["rps"]),
+        line("book with PDF label", book, "≥ 2k/s", book["rps"] >= 2000),
+        line("shipping quote (3 rules)", rows["quote"], "–", True),
+        "",
+        f"- List at {rows['seed_large']['count']:,} / list at 10k: "
+        f"{l1m['rps'] / l10['rps']:.2f}.",
+        f"- Server peak RSS, the largest of the column (each row's peak is measured alone, the "
+        f"kernel's high-water mark reset before it): {rows['rss_mb']:.0f} MB (target ≤ 100 MB).",
+        f"- Start-up to the first healthy `/health` on the database with "
+        f"{rows['seed_large']['count']:,} + shipments (median of 5): {rows['startup']['ms']:.0f} ms "
+        f"(slowest {rows['startup']['max_ms']:.0f} ms; target ≤ 200 ms).",
+        f"- Seeding with `shipbase dev seed`: {rows['seed_large']['count']:,} shipments in "
+        f"{rows['seed_large']['seconds']:.1f} s.",
+        f"- Booking used {book['available']:,} pending shipments; non-2xx answers: "
+        f"{book['non2xx']} (a shipment booked twice answers 409).",
+        f"- Non-2xx answers elsewhere: create {rows['create_full']['non2xx']}, "
+        f"fixed-rate {fixed['non2xx']}, get {rows['get']['non2xx']}, "
+        f"lists {l10['non2xx']} / {l1m['non2xx']}, quote {rows['quote']['non2xx']}.",
+        "",
+    ]
+    with open(OUT, "w") as f:
+        f.write("\n".join(text))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        shutil.rmtree(WORK, ignore_errors=True)

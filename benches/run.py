@@ -300,6 +300,28 @@ def main():
     print(open(OUT).read())
 
 
+# What `perf record -g` of the server under wrk showed where a target is not met (the figures are
+# from the run that wrote docs/decisions.md "Performance and durability"; re-profile after a change).
+PROFILE = """## Where the distance to the targets comes from
+
+Profiles of the server under wrk (`perf record -F 2999 -g -p <pid>` while the row runs):
+
+- **get shipment** (target 45k/s): about 40 % of the samples are in the kernel, mostly the
+  loopback send that wakes wrk (which shares the two cores) and worker wake-ups; `/health` pays the
+  same and still reaches ~100k/s. The rest is spread thin: parsing the stored JSON column into the
+  model, poem-openapi turning the model into a `serde_json::Value` tree (a BTreeMap per object)
+  and serializing it, allocation for both, then SQLite (~2 %) and routing. No single cause is left;
+  45k needs answers written straight from the stored JSON without the model and the Value tree.
+- **list 20 + total** (target 10k/s): the total is a kept count (flat to 1M), and `limit=1` runs at
+  ~20k/s; each item then costs ~11 µs of CPU, the same JSON round trip as a get, twenty times.
+- **create shipment** (target 20k/s): the two cores are saturated (server ~1.35 cores, wrk the
+  rest). Per create the writer thread spends ~45 µs (SQLite B-tree work for the row, its six
+  indexes and the kept counts, WAL page writes; one fsync per batch) and the workers ~70 µs
+  (HTTP, the strict body check, decoding and validation, the answer's JSON). 20k/s would need
+  both halved.
+"""
+
+
 def write(rows):
     health = rows["health"]["rps"]
     sqlite_full = float(rows["ceiling"].get("full", 0)) or None
@@ -360,6 +382,7 @@ def write(rows):
         f"fixed-rate {fixed['non2xx']}, get {rows['get']['non2xx']}, "
         f"lists {l10['non2xx']} / {l1m['non2xx']}, quote {rows['quote']['non2xx']}.",
         "",
+        PROFILE,
     ]
     with open(OUT, "w") as f:
         f.write("\n".join(text))

@@ -105,6 +105,7 @@ impl Db {
         let path = options.path;
         let sync = options.synchronous.to_ascii_uppercase();
         let pragmas = move |c: &Connection| -> rusqlite::Result<()> {
+            c.set_prepared_statement_cache_capacity(point::STATEMENT_CACHE);
             c.execute_batch(&format!(
                 "PRAGMA busy_timeout = 5000;
                  PRAGMA journal_mode = WAL;

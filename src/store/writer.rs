@@ -98,7 +98,8 @@ impl Writer {
 
 fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
     let conn = &unit.conn;
-    conn.execute_batch("SAVEPOINT job")?;
+    // Cached statements: a job is a few microseconds of SQL, parsing these each time showed.
+    run_cached(conn, "SAVEPOINT job")?;
     let work = || {
         let tx = Tx::new(conn, &unit.plans);
         let value = f(&tx)?;
@@ -109,14 +110,19 @@ fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
     };
     let outcome = catch_unwind(AssertUnwindSafe(work))
         .unwrap_or_else(|_| Err(Error::Internal("a write job panicked".into())));
-    let outcome = outcome.and_then(|value| match conn.execute_batch("RELEASE job") {
+    let outcome = outcome.and_then(|value| match run_cached(conn, "RELEASE job") {
         Ok(()) => Ok(value),
         Err(err) => Err(Error::from(err)),
     });
     if outcome.is_err() {
-        conn.execute_batch("ROLLBACK TO job; RELEASE job")?;
+        run_cached(conn, "ROLLBACK TO job")?;
+        run_cached(conn, "RELEASE job")?;
     }
     outcome
+}
+
+fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
 }
 
 fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
@@ -129,7 +135,7 @@ fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        if let Err(err) = conn.execute_batch("BEGIN IMMEDIATE") {
+        if let Err(err) = run_cached(conn, "BEGIN IMMEDIATE") {
             let message = format!("cannot start a write transaction: {err}");
             for job in batch {
                 job(None)(Err(message.clone()));
@@ -137,7 +143,7 @@ fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
             continue;
         }
         let replies: Vec<Reply> = batch.into_iter().map(|job| job(Some(&unit))).collect();
-        let committed = conn.execute_batch("COMMIT").map_err(|err| {
+        let committed = run_cached(conn, "COMMIT").map_err(|err| {
             let _ = conn.execute_batch("ROLLBACK");
             tracing::error!(error = %err, "commit failed");
             format!("commit failed: {err}")

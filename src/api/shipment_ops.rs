@@ -24,9 +24,12 @@ pub struct ShipmentOpsApi;
 
 #[derive(ApiResponse)]
 pub enum PdfFile {
-    /// The document as a file.
+    /// The document as a file, named `<reference>-<documentType>-<n>.pdf`.
     #[oai(status = 200, content_type = "application/pdf")]
-    Pdf(Binary<Vec<u8>>),
+    Pdf(
+        Binary<Vec<u8>>,
+        #[oai(header = "Content-Disposition")] String,
+    ),
 }
 
 #[OpenApi(tag = "ApiTags::Shipments")]
@@ -172,8 +175,12 @@ impl ShipmentOpsApi {
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
         #[oai(name = "documentId")] document_id: Path<String>,
     ) -> ApiResult<PdfFile> {
-        let document =
+        let download =
             shipments::document(&ctx, &auth.0, &org_id, &shipment_id, &document_id).await?;
-        Ok(PdfFile::Pdf(Binary(document.content.0)))
+        let disposition = format!("attachment; filename=\"{}\"", download.filename);
+        Ok(PdfFile::Pdf(
+            Binary(download.document.content.0),
+            disposition,
+        ))
     }
 }

@@ -168,10 +168,22 @@ async fn a_document_downloads_as_application_pdf_with_the_bytes_of_its_content()
     let shop = Shop::new().await;
     let id = id_of(&shop.create(two_parcels(&shop)).await);
     let booked = shop.app.book_shipment(&shop.org, &id).await;
-    for document in documents_of(&booked) {
+    let reference = booked["reference"].as_str().unwrap_or_default().to_string();
+    for (n, document) in documents_of(&booked).into_iter().enumerate() {
         let expected = check_label(&document, &booked, "A4", A4_POINTS);
         let response = download(&shop, &id, &id_of(&document)).await;
         assert_eq!(response.status().as_u16(), 200);
+        // Labels are numbered per shipment: <reference>-label-1.pdf, -2.pdf, …
+        let disposition = response
+            .headers()
+            .get("content-disposition")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        assert_eq!(
+            disposition,
+            format!("attachment; filename=\"{reference}-label-{}.pdf\"", n + 1)
+        );
         let content_type = response
             .headers()
             .get("content-type")

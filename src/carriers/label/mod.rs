@@ -4,11 +4,12 @@
 //!
 //! The label itself is always 100 × 150 mm. `100X150` is a page of exactly that size (thermal
 //! label printers); `A4` puts the same label near the top-left corner of an A4 sheet inside a
-//! dashed cutting frame. Text uses the standard PDF fonts Helvetica and Helvetica-Bold with
-//! WinAnsi encoding, so nothing is embedded and the text stays extractable; characters outside
-//! WinAnsi print as `?`. Content streams are left uncompressed: a label is a few kilobytes.
+//! dashed cutting frame. Text uses DejaVu Sans and DejaVu Sans Bold, embedded as subsets of the
+//! glyphs the label shows (`font`), so every European script prints (Latin with Extended-A/B,
+//! Greek, Cyrillic) and a text extractor reads back exactly what was sent. Content streams are
+//! left uncompressed; the font subsets are compressed: a label is about 20–30 kilobytes.
 
-use pdf_writer::{Finish, Name, Pdf, Rect, Ref, TextStr};
+use pdf_writer::{Finish, Pdf, Rect, Ref, TextStr};
 
 use crate::error::Result;
 
@@ -122,10 +123,20 @@ pub fn render(input: &LabelInput, size: LabelSize) -> Result<Vec<u8>> {
     resources.finish();
     page.finish();
 
-    for (id, font) in [(regular_id, Font::Regular), (bold_id, Font::Bold)] {
-        pdf.type1_font(id)
-            .base_font(font.base_font())
-            .encoding_predefined(Name(b"WinAnsiEncoding"));
+    // Drawn once to learn the characters each font shows, then for real with their subsets.
+    let mut probe = Canvas::probe(size);
+    draw(&mut probe, input, &modules, size);
+    let subsets = [
+        Subset::new(Font::Regular, probe.used(Font::Regular))?,
+        Subset::new(Font::Bold, probe.used(Font::Bold))?,
+    ];
+    let mut canvas = Canvas::with(size, subsets);
+    draw(&mut canvas, input, &modules, size);
+    let mut next = Ref::new(8);
+    if let Some(subsets) = canvas.subsets() {
+        for (id, subset) in [regular_id, bold_id].into_iter().zip(subsets) {
+            subset.write(&mut pdf, id, &mut next)?;
+        }
     }
 
     let title = format!("Shipping label {}", input.tracking_number);
@@ -134,14 +145,17 @@ pub fn render(input: &LabelInput, size: LabelSize) -> Result<Vec<u8>> {
     info.producer(TextStr("Shipbase"));
     info.finish();
 
-    let mut canvas = Canvas::new(size);
-    draw_label(&mut canvas, input, &modules);
-    if size == LabelSize::A4 {
-        canvas.cutting_frame();
-    }
     pdf.stream(content_id, &canvas.content.finish());
 
     Ok(pdf.finish())
+}
+
+/// The whole page: the label, and on A4 its cutting frame.
+fn draw(canvas: &mut Canvas, input: &LabelInput, modules: &[u8], size: LabelSize) {
+    draw_label(canvas, input, modules);
+    if size == LabelSize::A4 {
+        canvas.cutting_frame();
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,7 +259,7 @@ fn draw_label(c: &mut Canvas, input: &LabelInput, modules: &[u8]) {
     let name_w = text_width(
         RECEIVER_NAME.font,
         RECEIVER_NAME_WRAP_BELOW,
-        &win_ansi(&receiver.name),
+        &printable(RECEIVER_NAME.font, &receiver.name),
     );
     match split_line(RECEIVER_NAME_WRAPPED, INNER_W, &receiver.name) {
         Some((first, rest)) if name_w > INNER_W => {
@@ -335,8 +349,10 @@ fn display_weight(kg: f64) -> String {
 
 mod barcode;
 mod canvas;
+mod font;
 #[cfg(test)]
 mod tests;
 
 use barcode::*;
 use canvas::*;
+use font::Subset;

@@ -214,30 +214,62 @@ fn label_text_is_extractable() {
 }
 
 #[test]
-fn fonts_are_standard_helvetica_in_win_ansi() {
+fn fonts_are_embedded_dejavu_subsets_with_a_unicode_map() {
     let (doc, _) = load(&render(&input(), LabelSize::A4).unwrap());
     let mut fonts = Vec::new();
     for object in doc.objects.values() {
         if let Ok(dict) = object.as_dict()
             && dict.get(b"Type").and_then(Object::as_name).ok() == Some(b"Font".as_slice())
+            && dict.get(b"Subtype").unwrap().as_name().unwrap() == b"Type0"
         {
-            assert_eq!(dict.get(b"Subtype").unwrap().as_name().unwrap(), b"Type1");
             assert_eq!(
                 dict.get(b"Encoding").unwrap().as_name().unwrap(),
-                b"WinAnsiEncoding"
+                b"Identity-H"
             );
-            assert!(
-                dict.get(b"FontFile").is_err() && dict.get(b"FontDescriptor").is_err(),
-                "nothing embedded"
-            );
-            fonts.push(
+            assert!(dict.get(b"ToUnicode").is_ok(), "extractable text");
+            let base =
                 String::from_utf8(dict.get(b"BaseFont").unwrap().as_name().unwrap().to_vec())
-                    .unwrap(),
+                    .unwrap();
+            // A subset is named "ABCDEF+Font".
+            let (tag, name) = base.split_once('+').unwrap();
+            assert!(
+                tag.len() == 6 && tag.chars().all(|c| c.is_ascii_uppercase()),
+                "{base}"
             );
+            fonts.push(name.to_owned());
         }
     }
     fonts.sort();
-    assert_eq!(fonts, ["Helvetica", "Helvetica-Bold"]);
+    assert_eq!(fonts, ["DejaVuSans", "DejaVuSans-Bold"]);
+}
+
+#[test]
+fn every_european_script_prints_and_extracts_back() {
+    let mut label = input();
+    label.receiver.name = String::from("Łukasz Żółć");
+    label.receiver.address1 = String::from("ul. Świętokrzyska 12");
+    label.receiver.city = String::from("Θεσσαλονίκη");
+    label.receiver.attention = Some(String::from("Дмитрий Ковалёв"));
+    label.sender.city = String::from("Čačak Ğ ß œ Ŧ ǅ");
+    for size in [LabelSize::A4, LabelSize::Label100x150] {
+        let pdf = render(&label, size).unwrap();
+        assert!(pdf.len() <= 60_000, "{size:?}: {} bytes", pdf.len());
+        let (doc, _) = load(&pdf);
+        let text = doc.extract_text(&[1]).unwrap();
+        for expected in [
+            "Łukasz Żółć",
+            "ul. Świętokrzyska 12",
+            "Θεσσαλονίκη",
+            "Дмитрий Ковалёв",
+            "Čačak Ğ ß œ Ŧ ǅ",
+        ] {
+            assert!(
+                text.contains(expected),
+                "{size:?}: {expected:?} missing from {text:?}"
+            );
+        }
+        assert!(!text.contains('?'), "{text:?}");
+    }
 }
 
 #[test]
@@ -345,7 +377,8 @@ fn non_ascii_names_render() {
         "Søren Ærø-Jensen",
         "1000 København Ø",
         "Café Noël Åse — “Test”",
-        "?ód? ??",
+        // Polish prints; Japanese is in no embedded font.
+        "Łódź ??",
         "für Zoë e",
     ] {
         assert!(
@@ -356,28 +389,29 @@ fn non_ascii_names_render() {
 }
 
 #[test]
-fn win_ansi_matches_the_pdf_encoding() {
-    let sample = "AZaz09 ~ é ø Å ß ÿ € ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ";
-    let encoded = win_ansi(sample);
-    assert!(!encoded.contains(&b'?'));
-    let decoded = Document::decode_text(
-        &lopdf::Encoding::SimpleEncoding(b"WinAnsiEncoding"),
-        &encoded,
-    )
-    .unwrap();
-    assert_eq!(decoded, sample);
-    assert_eq!(win_ansi("Ł東\t\u{1F4E6}"), b"?? ?");
+fn characters_the_font_lacks_print_as_question_marks() {
+    assert_eq!(
+        printable(Font::Regular, "Ł東\t\u{1F4E6}é\u{0301}"),
+        ['Ł', '?', ' ', '?', 'é']
+    );
 }
 
 #[test]
 fn long_text_is_shrunk_then_cut() {
     let long = "Incredibly Long Receiver Company Name International Holding GmbH & Co. KG";
-    let (size, bytes) = fit(RECEIVER_NAME, INNER_W, win_ansi(long));
+    let (size, chars) = fit(RECEIVER_NAME, INNER_W, printable(Font::Bold, long));
     assert_eq!(size, 9.0);
-    assert_eq!(bytes.last(), Some(&0x85));
-    assert!(text_width(Font::Bold, size, &bytes) <= INNER_W);
-    let (size, bytes) = fit(RECEIVER_NAME, INNER_W, win_ansi("Jane Receiver"));
-    assert_eq!((size, bytes), (14.0, win_ansi("Jane Receiver")));
+    assert_eq!(chars.last(), Some(&'…'));
+    assert!(text_width(Font::Bold, size, &chars) <= INNER_W);
+    let (size, chars) = fit(
+        RECEIVER_NAME,
+        INNER_W,
+        printable(Font::Bold, "Jane Receiver"),
+    );
+    assert_eq!(
+        (size, chars),
+        (14.0, printable(Font::Bold, "Jane Receiver"))
+    );
 
     let mut label = input();
     label.receiver.name = long.to_owned();
@@ -389,7 +423,7 @@ fn long_receiver_names_wrap_onto_two_lines() {
     let long = "Incredibly Long Receiver Company Name International Holding GmbH & Co. KG";
     let (first, rest) = split_line(RECEIVER_NAME_WRAPPED, INNER_W, long).unwrap();
     assert_eq!(format!("{first} {rest}"), long);
-    assert!(text_width(Font::Bold, 12.0, &win_ansi(first)) <= INNER_W);
+    assert!(text_width(Font::Bold, 12.0, &printable(Font::Bold, first)) <= INNER_W);
     assert_eq!(
         split_line(RECEIVER_NAME_WRAPPED, INNER_W, "Jane Receiver"),
         None
@@ -442,7 +476,7 @@ fn write_samples_when_asked() {
         let pdf = render(&label, size).unwrap();
         std::fs::write(format!("{dir}/label-{}.pdf", size.as_str()), pdf).unwrap();
     }
-    // Worst case: long texts, characters outside WinAnsi, a long alphanumeric tracking number.
+    // Worst case: long texts, characters no font has, a long alphanumeric tracking number.
     label.carrier_name = String::from("Extremely Verbose International Parcel Carrier");
     label.receiver.name =
         String::from("Incredibly Long Receiver Company Name International Holding GmbH & Co. KG");

@@ -203,6 +203,15 @@ fn address(p: &Party) -> LabelAddress {
     }
 }
 
+/// A document as a file to download, with the name to save it under.
+pub struct Download {
+    pub document: Document,
+    /// `<reference>-<documentType>-<n>.<format>` (DESIGN §17): `n` counts the shipment's
+    /// documents of that type from 1; characters other than ASCII letters, digits, `.`, `_` and
+    /// `-` become `_`.
+    pub filename: String,
+}
+
 /// A document of a shipment, for raw download.
 pub async fn document(
     ctx: &Ctx,
@@ -210,9 +219,67 @@ pub async fn document(
     org_id: &str,
     shipment_id: &str,
     id: &str,
-) -> Result<Document> {
+) -> Result<Download> {
     actor.authorize(org_id, &ops::GET_SHIPMENT_DOCUMENT)?;
-    let (org_id, shipment_id, id) = (org_id.to_string(), shipment_id.to_string(), id.to_string());
-    ctx.db
-        .point(|db| store::documents::get(db, &org_id, &shipment_id, &id)?.ok_or(Error::NotFound))
+    ctx.db.point(|db| {
+        let shipment = require(db, org_id, shipment_id)?;
+        let documents = store::documents::of_shipment(db, org_id, shipment_id)?;
+        let kind = documents
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| d.document_type.clone())
+            .ok_or(Error::NotFound)?;
+        let n = documents
+            .iter()
+            .filter(|d| d.document_type == kind)
+            .position(|d| d.id == id)
+            .unwrap_or(0);
+        let document = documents
+            .into_iter()
+            .find(|d| d.id == id)
+            .ok_or(Error::NotFound)?;
+        let filename = filename(&shipment.reference, &document, n + 1);
+        Ok(Download { document, filename })
+    })
+}
+
+fn filename(reference: &str, document: &Document, n: usize) -> String {
+    let name = format!(
+        "{reference}-{}-{n}.{}",
+        document.document_type, document.format
+    );
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_keep_only_safe_characters() {
+        let document = Document {
+            id: "doc_1".into(),
+            org_id: "org_1".into(),
+            shipment_id: "shp_1".into(),
+            document_type: "label".into(),
+            format: "pdf".into(),
+            size: "A4".into(),
+            content: poem_openapi::types::Base64(Vec::new()),
+            created_at: String::new(),
+            updated_at: String::new(),
+        };
+        assert_eq!(
+            filename("Order #12/\"Łódź\"", &document, 2),
+            "Order__12____d__-label-2.pdf"
+        );
+        assert_eq!(filename("REF-1001", &document, 1), "REF-1001-label-1.pdf");
+    }
 }

@@ -31,7 +31,7 @@ mod split;
 mod status;
 mod tracking;
 
-pub use booking::{book, document};
+pub use booking::{Download, book, document};
 pub use edit::{ShipmentPatch, update};
 pub use returns::create_return;
 pub use split::{

@@ -62,8 +62,13 @@ impl CarrierAdapter for Manual {
         let url = template
             .filter(|t| !t.is_empty())
             .map(|t| t.replace("{number}", &number));
+        // The number the shop gave is the first parcel's; the others get it with "-2", "-3", …
+        let parcels = shipment.body.parcels.len().max(1);
+        let tracking_numbers = std::iter::once(number.clone())
+            .chain((2..=parcels).map(|n| format!("{number}-{n}")))
+            .collect();
         Ok(Booking {
-            tracking_number: number,
+            tracking_numbers,
             tracking_url: url,
         })
     }

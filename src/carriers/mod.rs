@@ -108,7 +108,9 @@ impl From<CarrierInfo> for model::AvailableCarrier {
 /// What a carrier answers to a booking.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Booking {
-    pub tracking_number: String,
+    /// One per parcel, in the shipment's order; the first is the shipment's.
+    pub tracking_numbers: Vec<String>,
+    /// Where the shipment (its first parcel) is tracked.
     pub tracking_url: Option<String>,
 }
 

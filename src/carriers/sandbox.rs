@@ -68,12 +68,16 @@ impl CarrierAdapter for Sandbox {
         }
     }
 
-    fn book(&self, _shipment: &Shipment, _carrier: &Carrier) -> Result<Booking> {
-        let number = random_number("SBX", 14)?;
-        let url = format!("https://sandbox.shipbase.invalid/track/{number}");
+    fn book(&self, shipment: &Shipment, _carrier: &Carrier) -> Result<Booking> {
+        let tracking_numbers = (0..shipment.body.parcels.len().max(1))
+            .map(|_| random_number("SBX", 14))
+            .collect::<Result<Vec<_>>>()?;
+        let url = tracking_numbers
+            .first()
+            .map(|number| format!("https://sandbox.shipbase.invalid/track/{number}"));
         Ok(Booking {
-            tracking_number: number,
-            tracking_url: Some(url),
+            tracking_numbers,
+            tracking_url: url,
         })
     }
 }

@@ -110,6 +110,7 @@ pub fn take(parcel: &Parcel, plan: &[Vec<Take>]) -> Result<Taken, SplitError> {
                 weight_unit: parcel.weight_unit.clone(),
                 dimensions: None,
                 order_lines: lines,
+                tracking_number: None,
             }
         })
         .collect();
@@ -130,6 +131,7 @@ pub fn take(parcel: &Parcel, plan: &[Vec<Take>]) -> Result<Taken, SplitError> {
         Parcel {
             weight: (parcel.weight - moved).max(0.0),
             order_lines: left,
+            tracking_number: None,
             ..parcel.clone()
         }
     });
@@ -164,6 +166,7 @@ mod tests {
             weight_unit: "kg".into(),
             dimensions: None,
             order_lines: lines,
+            tracking_number: None,
         }
     }
 

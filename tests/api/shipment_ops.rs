@@ -63,7 +63,15 @@ fn number(object: &lopdf::Object) -> f32 {
 /// Checks one label document of `shipment`: its fields, that its content is a one-page PDF of
 /// `points` whose text holds the tracking number. Returns the PDF's bytes.
 #[track_caller]
-fn check_label(document: &Value, shipment: &Value, size: &str, points: (f32, f32)) -> Vec<u8> {
+/// Checks the label of parcel `n` (from 0) of `shipment`: its file, size, and that it prints the
+/// parcel's own tracking number.
+fn check_label(
+    document: &Value,
+    shipment: &Value,
+    n: usize,
+    size: &str,
+    points: (f32, f32),
+) -> Vec<u8> {
     assert_id(&document["id"], "doc");
     assert_eq!(document["shipmentId"], shipment["id"], "{document}");
     assert_eq!(document["documentType"], "label");
@@ -94,7 +102,9 @@ fn check_label(document: &Value, shipment: &Value, size: &str, points: (f32, f32
             && (media_box[3] - h).abs() < 0.01,
         "{size}: MediaBox {media_box:?}"
     );
-    let tracking = shipment["tracking"]["number"].as_str().unwrap_or_default();
+    let tracking = shipment["parcels"][n]["trackingNumber"]
+        .as_str()
+        .unwrap_or_default();
     assert!(!tracking.is_empty(), "{shipment}");
     let text = pdf.extract_text(&[1]).expect("text");
     assert!(text.contains(tracking), "{tracking} not in {text:?}");
@@ -132,10 +142,14 @@ async fn booking_a_pending_shipment_gives_tracking_and_one_a4_label_per_parcel()
     );
     let documents = documents_of(&booked);
     assert_eq!(documents.len(), 2, "one label per parcel");
-    for document in &documents {
-        check_label(document, &booked, "A4", A4_POINTS);
+    for (n, document) in documents.iter().enumerate() {
+        check_label(document, &booked, n, "A4", A4_POINTS);
     }
     assert_ne!(documents[0]["id"], documents[1]["id"]);
+    // One tracking number per parcel; the shipment's is the first parcel's.
+    let parcels = &booked["parcels"];
+    assert_ne!(parcels[0]["trackingNumber"], parcels[1]["trackingNumber"]);
+    assert_eq!(booked["tracking"]["number"], parcels[0]["trackingNumber"]);
     assert_eq!(shop.get(&id).await, booked);
 }
 
@@ -160,7 +174,7 @@ async fn a_carrier_configured_for_100x150_books_100x150_labels() {
     let booked = shop.app.book_shipment(&shop.org, &id).await;
     let documents = documents_of(&booked);
     assert_eq!(documents.len(), 1);
-    check_label(&documents[0], &booked, "100X150", LABEL_POINTS);
+    check_label(&documents[0], &booked, 0, "100X150", LABEL_POINTS);
 }
 
 #[tokio::test]
@@ -170,7 +184,7 @@ async fn a_document_downloads_as_application_pdf_with_the_bytes_of_its_content()
     let booked = shop.app.book_shipment(&shop.org, &id).await;
     let reference = booked["reference"].as_str().unwrap_or_default().to_string();
     for (n, document) in documents_of(&booked).into_iter().enumerate() {
-        let expected = check_label(&document, &booked, "A4", A4_POINTS);
+        let expected = check_label(&document, &booked, n, "A4", A4_POINTS);
         let response = download(&shop, &id, &id_of(&document)).await;
         assert_eq!(response.status().as_u16(), 200);
         // Labels are numbered per shipment: <reference>-label-1.pdf, -2.pdf, …
@@ -284,7 +298,7 @@ async fn the_manual_carrier_books_with_the_given_tracking_number_and_url_templat
     );
     let documents = documents_of(&booked);
     assert_eq!(documents.len(), 1);
-    check_label(&documents[0], &booked, "A4", A4_POINTS);
+    check_label(&documents[0], &booked, 0, "A4", A4_POINTS);
 }
 
 // The status machine.

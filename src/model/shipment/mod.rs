@@ -189,6 +189,7 @@ mod tests {
                 weight_unit: "kg".into(),
                 dimensions: None,
                 order_lines: vec![],
+                tracking_number: None,
             }],
             service_point_id: None,
             pickup_details: None,

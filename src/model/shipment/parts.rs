@@ -108,6 +108,11 @@ pub struct Parcel {
     #[serde(default)]
     #[oai(default)]
     pub order_lines: Vec<OrderLine>,
+    /// The carrier's tracking number of this parcel, set at booking (DESIGN §17); whatever a
+    /// client sends here is ignored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[oai(read_only)]
+    pub tracking_number: Option<String>,
 }
 
 /// When and how the carrier picks up.

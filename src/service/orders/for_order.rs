@@ -135,6 +135,7 @@ fn parcel(order: &Order) -> Parcel {
         weight: if kg > 0.0 { kg } else { DEFAULT_PARCEL_KG },
         weight_unit: "kg".into(),
         dimensions: None,
+        tracking_number: None,
         order_lines: lines
             .into_iter()
             .map(|l| OrderLine {

@@ -27,6 +27,8 @@ use crate::{
 /// What a booking adds to a shipment.
 pub(crate) struct Booked {
     pub tracking: Tracking,
+    /// One per parcel, in order.
+    pub parcel_numbers: Vec<String>,
     pub documents: Vec<Document>,
 }
 
@@ -90,16 +92,35 @@ pub(crate) async fn prepare(shipment: Shipment, carrier: Carrier, now: String) -
                 carrier.fields.carrier_slug
             ))
         })?;
+        let mut shipment = shipment;
         let booking = adapter.book(&shipment, &carrier)?;
-        let documents = labels(&shipment, &carrier, &booking.tracking_number, &now)?;
+        // One per parcel (and one for a shipment without parcels).
+        if booking.tracking_numbers.len() != shipment.body.parcels.len().max(1) {
+            return Err(Error::Internal(format!(
+                "carrier {} gave {} tracking numbers for {} parcels",
+                carrier.fields.carrier_slug,
+                booking.tracking_numbers.len(),
+                shipment.body.parcels.len()
+            )));
+        }
+        for (parcel, number) in shipment
+            .body
+            .parcels
+            .iter_mut()
+            .zip(&booking.tracking_numbers)
+        {
+            parcel.tracking_number = Some(number.clone());
+        }
+        let documents = labels(&shipment, &carrier, &now)?;
         let tracking = Tracking {
             url: booking.tracking_url,
-            number: Some(booking.tracking_number),
+            number: booking.tracking_numbers.first().cloned(),
             status: Some(TrackingStatus::Created),
             events: Vec::new(),
         };
         Ok(Booked {
             tracking,
+            parcel_numbers: booking.tracking_numbers,
             documents,
         })
     };
@@ -110,6 +131,10 @@ pub(crate) async fn prepare(shipment: Shipment, carrier: Carrier, now: String) -
 /// `save` to write with it.
 pub(crate) fn apply(shipment: &mut Shipment, booked: Booked, now: String) -> Vec<Document> {
     shipment.body.tracking = Some(booked.tracking);
+    // The shipment is the one the numbers were made for (booking checks it did not change).
+    for (parcel, number) in shipment.body.parcels.iter_mut().zip(booked.parcel_numbers) {
+        parcel.tracking_number = Some(number);
+    }
     shipment.status = ShipmentStatus::Processing;
     shipment.updated_at = now;
     booked
@@ -123,12 +148,7 @@ pub(crate) fn apply(shipment: &mut Shipment, booked: Booked, now: String) -> Vec
 }
 
 /// One label per parcel, in the carrier's configured size (A4 unless `labelSize` says 100X150).
-fn labels(
-    shipment: &Shipment,
-    carrier: &Carrier,
-    tracking: &str,
-    now: &str,
-) -> Result<Vec<Document>> {
+fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Document>> {
     let size = carrier
         .fields
         .config
@@ -166,7 +186,7 @@ fn labels(
                 carrier_name: carrier_name.to_string(),
                 product: shipment.body.carrier_settings.product_id.clone(),
                 services: shipment.body.carrier_settings.services.clone(),
-                tracking_number: tracking.to_string(),
+                tracking_number: parcel.tracking_number.clone().unwrap_or_default(),
                 reference: shipment.reference.clone(),
                 sender: sender.clone(),
                 receiver: receiver.clone(),

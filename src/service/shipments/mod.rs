@@ -252,6 +252,8 @@ pub(crate) fn fill_defaults(new: &mut NewShipment, address: &SenderAddress) {
         new.parties.insert(0, sender_party(address));
     }
     for parcel in &mut new.parcels {
+        // Tracking numbers come from booking only.
+        parcel.tracking_number = None;
         if parcel.id.is_empty() {
             parcel.id = ids::new(ids::PARCEL);
         }

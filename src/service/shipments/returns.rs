@@ -101,6 +101,7 @@ fn build(
     }
     for parcel in &mut body.parcels {
         parcel.id = ids::new(ids::PARCEL);
+        parcel.tracking_number = None;
         for line in &mut parcel.order_lines {
             line.id = ids::new(ids::ORDER_LINE);
         }

@@ -8,6 +8,7 @@ pub mod api_tokens;
 pub mod billing;
 pub mod body;
 pub mod carriers;
+pub mod documents;
 pub mod health;
 pub mod home;
 pub mod idempotent;
@@ -60,6 +61,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
         shipping_rules::ShippingRulesApi,
         shipments::ShipmentsApi,
         shipments::ShipmentOpsApi,
+        documents::DocumentsApi,
         quotes::QuotesApi,
         order_channels::OrderChannelsApi,
         orders::OrdersApi,

@@ -17,6 +17,7 @@ use crate::{
 
 pub mod label;
 mod manual;
+pub mod pdf_merge;
 mod sandbox;
 
 /// One configuration field of a carrier type (SPEC §2 CarrierField).

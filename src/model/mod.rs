@@ -14,6 +14,8 @@ pub mod document;
 pub mod event;
 /// `<kind>_<ULID>` identifiers.
 pub mod ids;
+/// A batch print request (documents of several shipments as one PDF).
+pub mod merge;
 /// OAuth clients, agent connections and authorization codes.
 pub mod oauth;
 /// Orders and order channels.

@@ -20,6 +20,7 @@ pub mod api_tokens;
 pub mod auth;
 pub mod billing;
 pub mod carriers;
+pub mod documents;
 mod emit;
 pub mod housekeeping;
 pub mod idempotency;

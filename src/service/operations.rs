@@ -119,6 +119,8 @@ operations! {
         "Record a tracking event; the newest event sets the tracking status.";
     GET_SHIPMENT_DOCUMENT = "get_shipment_document", read(Shipments), Read,
         "Download a document of a shipment (a label) as a file.";
+    MERGE_DOCUMENTS = "merge_documents", read(Shipments), Read,
+        "Merge one type of document (labels, invoices, packing lists) of up to 100 shipments into one PDF, in the order given, for batch printing.";
 
     CREATE_ORDER_CHANNEL = "create_order_channel", write(OrderChannels), Create,
         "Create an order channel (manual, or a Shopify store).";

@@ -727,3 +727,68 @@ async fn list_totals_follow_creates_status_changes_and_deletions() {
         );
     }
 }
+
+// Batch printing.
+
+#[tokio::test]
+async fn merging_labels_gives_one_pdf_in_the_order_given_and_refuses_what_it_cannot_merge() {
+    let shop = Shop::new().await;
+    let single = id_of(&shop.create(shop.body()).await);
+    let double = id_of(&shop.create(two_parcels(&shop)).await);
+    let mut numbers = Vec::new();
+    for id in [&double, &single] {
+        let booked = shop.app.book_shipment(&shop.org, id).await;
+        for parcel in booked["parcels"].as_array().into_iter().flatten() {
+            numbers.push(
+                parcel["trackingNumber"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            );
+        }
+    }
+    let path = format!("/orgs/{}/documents/merge", shop.org.id);
+    let response = shop
+        .app
+        .client
+        .post(shop.app.url(&path))
+        .bearer_auth(&shop.org.token)
+        .json(&json!({"shipmentIds": [double, single], "documentType": "label"}))
+        .send()
+        .await
+        .expect("merge");
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
+        Some("application/pdf")
+    );
+    let bytes = response.bytes().await.expect("body");
+    let pdf = lopdf::Document::load_mem(&bytes).expect("a readable PDF");
+    assert_eq!(pdf.get_pages().len(), 3);
+    for (n, number) in numbers.iter().enumerate() {
+        let page = u32::try_from(n + 1).unwrap_or(0);
+        let text = pdf.extract_text(&[page]).expect("text");
+        assert!(
+            text.contains(number.as_str()),
+            "page {page}: {number} not in {text:?}"
+        );
+    }
+
+    let unbooked = id_of(&shop.create(shop.body()).await);
+    let merge = |body: Value| shop.app.post(&path, &shop.org.token, body);
+    merge(json!({"shipmentIds": [single, unbooked], "documentType": "label"}))
+        .await
+        .problem(409, "invalid_state");
+    merge(json!({"shipmentIds": [UNKNOWN_SHIPMENT], "documentType": "label"}))
+        .await
+        .problem(404, "not_found");
+    merge(json!({"shipmentIds": [], "documentType": "label"}))
+        .await
+        .problem(400, "validation_failed");
+    merge(json!({"shipmentIds": [single], "documentType": "receipt"}))
+        .await
+        .problem(400, "validation_failed");
+}

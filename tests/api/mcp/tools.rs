@@ -31,6 +31,7 @@ async fn the_tool_list_follows_the_permissions() {
                 "list_shipments",
                 "get_shipment",
                 "get_shipment_document",
+                "merge_documents",
                 "list_orders",
                 "get_order"
             ]

@@ -111,7 +111,12 @@ async fn api_tokens_work_too_within_their_scopes() {
     let mut mcp = Mcp::new(&app, &token);
     assert_eq!(
         mcp.tool_names().await,
-        ["list_shipments", "get_shipment", "get_shipment_document"]
+        [
+            "list_shipments",
+            "get_shipment",
+            "get_shipment_document",
+            "merge_documents"
+        ]
     );
     let listed = super::tool_ok(&mcp.call("list_shipments", json!({})).await);
     assert_eq!(listed["total"], 0);

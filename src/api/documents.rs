@@ -1,0 +1,39 @@
+//! Batch printing: POST /orgs/{orgId}/documents/merge (DESIGN §17).
+
+use poem::web::Data;
+use poem_openapi::{ApiResponse, OpenApi, param::Path, payload::Binary};
+
+use crate::{
+    api::{ApiTags, body::JsonBody, problem::ApiResult, security::BearerAuth},
+    model::merge::MergeRequest,
+    service::{Ctx, documents},
+};
+
+pub struct DocumentsApi;
+
+#[derive(ApiResponse)]
+pub enum MergedPdf {
+    /// One PDF with the documents, one per page, in the order of the shipments given.
+    #[oai(status = 200, content_type = "application/pdf")]
+    Pdf(Binary<Vec<u8>>),
+}
+
+#[OpenApi(tag = "ApiTags::Shipments")]
+impl DocumentsApi {
+    /// 404 when a shipment is not the organization's; 409 when one has no such PDF document.
+    #[oai(
+        path = "/orgs/:orgId/documents/merge",
+        method = "post",
+        operation_id = "merge_documents"
+    )]
+    async fn merge(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        body: JsonBody<MergeRequest>,
+    ) -> ApiResult<MergedPdf> {
+        let pdf = documents::merge(&ctx, &auth.0, &org_id, body.0).await?;
+        Ok(MergedPdf::Pdf(Binary(pdf)))
+    }
+}

@@ -3,7 +3,7 @@
 
 use poem::web::Data;
 use poem_openapi::{
-    ApiResponse, OpenApi,
+    ApiResponse, OpenApi, ResponseContent,
     param::Path,
     payload::{Binary, Json},
 };
@@ -22,14 +22,22 @@ use crate::{
 
 pub struct ShipmentOpsApi;
 
+/// A document's file, in its format.
+#[derive(ResponseContent)]
+pub enum DocumentFile {
+    #[oai(content_type = "application/pdf")]
+    Pdf(Binary<Vec<u8>>),
+    /// ZPL II, for thermal printers.
+    #[oai(content_type = "application/zpl")]
+    Zpl(Binary<Vec<u8>>),
+}
+
 #[derive(ApiResponse)]
-pub enum PdfFile {
-    /// The document as a file, named `<reference>-<documentType>-<n>.pdf`.
-    #[oai(status = 200, content_type = "application/pdf")]
-    Pdf(
-        Binary<Vec<u8>>,
-        #[oai(header = "Content-Disposition")] String,
-    ),
+pub enum DocumentDownload {
+    /// The document as a file (PDF, or ZPL for a thermal printer), named
+    /// `<reference>-<documentType>-<n>.<pdf|zpl>`.
+    #[oai(status = 200)]
+    File(DocumentFile, #[oai(header = "Content-Disposition")] String),
 }
 
 #[OpenApi(tag = "ApiTags::Shipments")]
@@ -174,13 +182,16 @@ impl ShipmentOpsApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
         #[oai(name = "documentId")] document_id: Path<String>,
-    ) -> ApiResult<PdfFile> {
+    ) -> ApiResult<DocumentDownload> {
         let download =
             shipments::document(&ctx, &auth.0, &org_id, &shipment_id, &document_id).await?;
         let disposition = format!("attachment; filename=\"{}\"", download.filename);
-        Ok(PdfFile::Pdf(
-            Binary(download.document.content.0),
-            disposition,
-        ))
+        let content = Binary(download.document.content.0);
+        let file = if download.document.format == crate::model::document::ZPL {
+            DocumentFile::Zpl(content)
+        } else {
+            DocumentFile::Pdf(content)
+        };
+        Ok(DocumentDownload::File(file, disposition))
     }
 }

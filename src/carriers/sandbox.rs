@@ -18,25 +18,46 @@ impl CarrierAdapter for Sandbox {
             slug: "sandbox",
             group: "test",
             description: "Test carrier: books instantly with test labels and tracking numbers. Accepts any product and service.",
-            fields: vec![CarrierField {
-                name: "Label size",
-                key: "labelSize",
-                kind: "select",
-                description: "Default label size",
-                options: vec![
-                    FieldOption {
-                        name: "A4",
-                        key: "a4",
-                        value: "A4",
-                    },
-                    FieldOption {
-                        name: "100 × 150 mm",
-                        key: "100x150",
-                        value: "100X150",
-                    },
-                ],
-                required: false,
-            }],
+            fields: vec![
+                CarrierField {
+                    name: "Label size",
+                    key: "labelSize",
+                    kind: "select",
+                    description: "Default label size",
+                    options: vec![
+                        FieldOption {
+                            name: "A4",
+                            key: "a4",
+                            value: "A4",
+                        },
+                        FieldOption {
+                            name: "100 × 150 mm",
+                            key: "100x150",
+                            value: "100X150",
+                        },
+                    ],
+                    required: false,
+                },
+                CarrierField {
+                    name: "Label format",
+                    key: "labelFormat",
+                    kind: "select",
+                    description: "PDF labels, or ZPL II for thermal printers (100 × 150 mm, 203 dpi)",
+                    options: vec![
+                        FieldOption {
+                            name: "PDF",
+                            key: "pdf",
+                            value: "pdf",
+                        },
+                        FieldOption {
+                            name: "ZPL II",
+                            key: "zpl",
+                            value: "zpl",
+                        },
+                    ],
+                    required: false,
+                },
+            ],
             products: vec![
                 Offer {
                     id: "standard",

@@ -1,9 +1,10 @@
-//! Documents of a shipment (SPEC §2 Document): labels as PDF.
+//! Documents of a shipment (SPEC §2 Document): labels as PDF or ZPL II.
 
 use poem_openapi::{Object, types::Base64};
 
 pub const LABEL: &str = "label";
 pub const PDF: &str = "pdf";
+pub const ZPL: &str = "zpl";
 
 /// A document of a shipment; `content` is the file, base64-encoded.
 #[derive(Clone, Debug, PartialEq, Object)]
@@ -15,7 +16,7 @@ pub struct Document {
     pub shipment_id: String,
     /// `label`.
     pub document_type: String,
-    /// `pdf`.
+    /// `pdf` or `zpl`.
     pub format: String,
     /// `A4` or `100X150`.
     pub size: String,

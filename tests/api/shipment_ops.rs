@@ -792,3 +792,84 @@ async fn merging_labels_gives_one_pdf_in_the_order_given_and_refuses_what_it_can
         .await
         .problem(400, "validation_failed");
 }
+
+#[tokio::test]
+async fn a_carrier_configured_for_zpl_books_zpl_labels_for_thermal_printers() {
+    let shop = Shop::new().await;
+    let carrier = shop
+        .app
+        .create_carrier_with(
+            &shop.org,
+            json!({
+                "name": "Thermal",
+                "carrierSlug": "sandbox",
+                "config": {"labelFormat": "zpl"},
+                "senderAddressId": id_of(&shop.address)
+            }),
+        )
+        .await;
+    let mut body = two_parcels(&shop);
+    body["carrierSettings"]["carrierId"] = carrier["id"].clone();
+    let id = id_of(&shop.create(body).await);
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    let documents = documents_of(&booked);
+    assert_eq!(documents.len(), 2);
+    let reference = booked["reference"].as_str().unwrap_or_default().to_string();
+    for (n, document) in documents.iter().enumerate() {
+        assert_eq!(
+            (&document["format"], &document["size"]),
+            (&json!("zpl"), &json!("100X150"))
+        );
+        let zpl = String::from_utf8(
+            STANDARD
+                .decode(document["content"].as_str().unwrap_or_default())
+                .expect("base64"),
+        )
+        .expect("UTF-8");
+        let number = booked["parcels"][n]["trackingNumber"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            zpl.starts_with("^XA") && zpl.trim_end().ends_with("^XZ"),
+            "{zpl}"
+        );
+        assert!(
+            zpl.contains(&format!("^FD{number}^FS")),
+            "{number} in {zpl}"
+        );
+        let response = download(&shop, &id, &id_of(document)).await;
+        assert_eq!(response.status().as_u16(), 200);
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(header("content-type"), "application/zpl");
+        assert_eq!(
+            header("content-disposition"),
+            format!("attachment; filename=\"{reference}-label-{}.zpl\"", n + 1)
+        );
+    }
+    // ZPL labels are for printers, not for merged PDFs.
+    shop.app
+        .post(
+            &format!("/orgs/{}/documents/merge", shop.org.id),
+            &shop.org.token,
+            json!({"shipmentIds": [id], "documentType": "label"}),
+        )
+        .await
+        .problem(409, "invalid_state");
+    let bad = shop
+        .app
+        .post(
+            &format!("/orgs/{}/carriers", shop.org.id),
+            &shop.org.token,
+            json!({"name": "Bad", "carrierSlug": "sandbox", "config": {"labelFormat": "epl"},
+                   "senderAddressId": id_of(&shop.address)}),
+        )
+        .await;
+    assert_invalid(bad, "config.labelFormat");
+}

@@ -352,6 +352,7 @@ mod canvas;
 mod font;
 #[cfg(test)]
 mod tests;
+pub mod zpl;
 
 use barcode::*;
 use canvas::*;

@@ -147,7 +147,8 @@ pub(crate) fn apply(shipment: &mut Shipment, booked: Booked, now: String) -> Vec
         .collect()
 }
 
-/// One label per parcel, in the carrier's configured size (A4 unless `labelSize` says 100X150).
+/// One label per parcel, in the carrier's configured size (A4 unless `labelSize` says 100X150)
+/// and format (PDF unless `labelFormat` says zpl; ZPL labels are always 100X150).
 fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Document>> {
     let size = carrier
         .fields
@@ -156,6 +157,13 @@ fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Docum
         .and_then(|v| v.as_str())
         .and_then(LabelSize::parse)
         .unwrap_or(LabelSize::A4);
+    let zpl = carrier
+        .fields
+        .config
+        .get("labelFormat")
+        .and_then(|v| v.as_str())
+        == Some("zpl");
+    let size = if zpl { LabelSize::Label100x150 } else { size };
     let party = |kind: &str| {
         shipment
             .body
@@ -200,9 +208,16 @@ fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Docum
                 org_id: shipment.org_id.clone(),
                 shipment_id: shipment.id.clone(),
                 document_type: document::LABEL.into(),
-                format: document::PDF.into(),
+                format: if zpl { document::ZPL } else { document::PDF }.into(),
                 size: size.as_str().into(),
-                content: Base64(label::render(&input, size)?),
+                content: Base64(if zpl {
+                    if input.tracking_number.is_empty() {
+                        return Err(Error::Internal("a parcel has no tracking number".into()));
+                    }
+                    label::zpl::render(&input).into_bytes()
+                } else {
+                    label::render(&input, size)?
+                }),
                 created_at: now.to_string(),
                 updated_at: now.to_string(),
             })

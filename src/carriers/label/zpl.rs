@@ -62,7 +62,7 @@ pub fn render(input: &LabelInput) -> String {
 
     // Code 128 with the interpretation line under it, centred on the label.
     zpl.line(&format!(
-        "^FO{},{}^BY3^BCN,{},Y,N,N^FD{}^FS",
+        "^FO{},{}^BY3^BCN,{},Y,N,N^FH^FD{}^FS",
         8 * DOTS_PER_MM,
         116 * DOTS_PER_MM,
         22 * DOTS_PER_MM,
@@ -169,7 +169,7 @@ mod tests {
         );
         assert_eq!(zpl.matches("^XA").count(), 1);
         assert!(
-            zpl.contains("^BCN,176,Y,N,N^FDSBX12345678901234^FS"),
+            zpl.contains("^BCN,176,Y,N,N^FH^FDSBX12345678901234^FS"),
             "{zpl}"
         );
         for text in [

@@ -6,9 +6,7 @@ use serde_json::json;
 
 use crate::{
     error::Result,
-    model::{
-        address::SenderAddress, shipment::NewShipment, status::ShipmentStatus, time::Timestamp,
-    },
+    model::{address::SenderAddress, shipment::NewShipment, status::ShipmentStatus, time},
     service::{
         Actor, Ctx, Input, PageParams, carriers, decode_value, operations, sender_addresses,
         shipments,
@@ -38,9 +36,9 @@ pub async fn shipments(ctx: &Ctx, actor: &Actor, seed: Seed) -> Result<u64> {
         ctx.db
             .write(move |tx| {
                 for i in written..upto {
-                    let at = now - time::Duration::minutes(i64::try_from(total - i).unwrap_or(0));
+                    let at = now - ::time::Duration::minutes(i64::try_from(total - i).unwrap_or(0));
                     let (new, status) = shipment(i, &address.id, &carrier_id)?;
-                    shipments::seed_in(tx, &address, new, format(at), status)?;
+                    shipments::seed_in(tx, &address, new, time::format(at), status)?;
                 }
                 Ok(())
             })
@@ -48,10 +46,6 @@ pub async fn shipments(ctx: &Ctx, actor: &Actor, seed: Seed) -> Result<u64> {
         written = upto;
     }
     Ok(written)
-}
-
-fn format(at: Timestamp) -> String {
-    crate::model::time::format(at)
 }
 
 async fn sender_and_carrier(

@@ -81,6 +81,11 @@ pub async fn serve(
         stopped,
         grace,
     ));
+    let printer = tokio::spawn(crate::service::printing::run(
+        ctx.clone(),
+        stop.subscribe(),
+        grace,
+    ));
     let app = build(ctx);
     let served = Server::new_with_acceptor(TcpAcceptor::from_tokio(listener)?)
         .idle_timeout(std::time::Duration::from_secs(60))
@@ -88,6 +93,7 @@ pub async fn serve(
         .await;
     let _ = stop.send(true);
     let _ = worker.await;
+    let _ = printer.await;
     served
 }
 

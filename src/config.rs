@@ -18,6 +18,7 @@ pub struct Config {
     pub limits: Limits,
     pub signup: Signup,
     pub webhooks: Webhooks,
+    pub printers: Printers,
     pub oauth: OAuth,
     pub plans: BTreeMap<String, Plan>,
 }
@@ -87,6 +88,25 @@ pub struct Webhooks {
     pub max_concurrency: u32,
     /// Days after which delivered events and the delivery log are pruned.
     pub retention_days: u32,
+}
+
+/// Network printers (DESIGN §17).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Printers {
+    /// Allow printers on loopback addresses (tests; refused by default).
+    pub allow_loopback: bool,
+    /// Multiplies the retry delays of a print job (1 s, 5 s, 25 s).
+    pub retry_scale: f64,
+}
+
+impl Default for Printers {
+    fn default() -> Printers {
+        Printers {
+            allow_loopback: false,
+            retry_scale: 1.0,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -160,6 +180,7 @@ impl Default for Config {
             limits: Limits::default(),
             signup: Signup::default(),
             webhooks: Webhooks::default(),
+            printers: Printers::default(),
             oauth: OAuth::default(),
             plans: BTreeMap::from([(String::from("default"), Plan::default())]),
         }
@@ -340,6 +361,9 @@ impl Config {
         }
         if !(self.webhooks.retry_scale.is_finite() && self.webhooks.retry_scale > 0.0) {
             return Err("webhooks.retry_scale: must be a positive number".into());
+        }
+        if !(self.printers.retry_scale.is_finite() && self.printers.retry_scale >= 0.0) {
+            return Err("printers.retry_scale: must be a number of at least 0".into());
         }
         if self.webhooks.max_concurrency == 0 {
             return Err("webhooks.max_concurrency: must be at least 1".into());

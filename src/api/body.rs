@@ -89,3 +89,54 @@ impl ParsePayload for RawJsonBody {
 }
 
 impl_apirequest_for_payload!(RawJsonBody);
+
+/// A JSON body that may be left out: no body at all (and then no content type) reads as
+/// `T::default()`; a body is checked and decoded as for `JsonBody`.
+pub struct OptionalJsonBody<T>(pub Input<T>);
+
+impl<'a, T> poem_openapi::ApiExtractor<'a> for OptionalJsonBody<T>
+where
+    T: Type + DeserializeOwned + Default + Send + 'static,
+{
+    const TYPES: &'static [poem_openapi::ApiExtractorType] =
+        &[poem_openapi::ApiExtractorType::RequestObject];
+
+    type ParamType = ();
+    type ParamRawType = ();
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+
+    fn request_meta() -> Option<poem_openapi::registry::MetaRequest> {
+        Some(poem_openapi::registry::MetaRequest {
+            description: None,
+            content: vec![poem_openapi::registry::MetaMediaType {
+                content_type: "application/json",
+                schema: T::schema_ref(),
+            }],
+            required: false,
+        })
+    }
+
+    async fn from_request(
+        request: &'a Request,
+        body: &mut RequestBody,
+        _param_opts: poem_openapi::ExtractParamOptions<Self::ParamType>,
+    ) -> poem::Result<Self> {
+        let bytes = read_limited(request, body).await?;
+        if bytes.is_empty() {
+            return Ok(OptionalJsonBody(Input::ok(T::default())));
+        }
+        match request.content_type() {
+            Some(content_type) if <JsonBody<T> as Payload>::check_content_type(content_type) => {
+                Ok(OptionalJsonBody(Input::new(decode_json(&bytes))))
+            }
+            Some(content_type) => Err(poem_openapi::error::ContentTypeError::NotSupported {
+                content_type: content_type.to_string(),
+            }
+            .into()),
+            None => Err(poem_openapi::error::ContentTypeError::ExpectContentType.into()),
+        }
+    }
+}

@@ -17,6 +17,7 @@ pub mod order_channels;
 pub mod orders;
 pub mod orgs;
 pub mod params;
+pub mod printers;
 pub mod problem;
 pub mod quotes;
 pub mod security;
@@ -46,6 +47,8 @@ pub enum ApiTags {
     ApiTokens,
     /// Webhook endpoints, their secrets and delivery log.
     Webhooks,
+    /// Network printers and their print jobs.
+    Printers,
     /// Plan limits and usage.
     Billing,
 }
@@ -67,6 +70,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
         orders::OrdersApi,
         api_tokens::ApiTokensApi,
         webhooks::WebhooksApi,
+        printers::PrintersApi,
         billing::BillingApi,
     )
 }

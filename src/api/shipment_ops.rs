@@ -9,13 +9,18 @@ use poem_openapi::{
 };
 
 use crate::{
-    api::{ApiTags, Created, body::JsonBody, problem::ApiResult, security::BearerAuth},
+    api::{
+        ApiTags, Created,
+        body::{JsonBody, OptionalJsonBody},
+        problem::ApiResult,
+        security::BearerAuth,
+    },
     model::shipment::ShipmentView,
     service::{
         Ctx,
         shipments::{
-            self, ApplyRule, BatchSplit, NewTrackingEvent, Split, SplitOne, SplitOutcome,
-            StatusChange,
+            self, ApplyRule, BatchSplit, BookRequest, NewTrackingEvent, Split, SplitOne,
+            SplitOutcome, StatusChange,
         },
     },
 };
@@ -53,9 +58,10 @@ impl ShipmentOpsApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
+        body: OptionalJsonBody<BookRequest>,
     ) -> ApiResult<Json<ShipmentView>> {
         Ok(Json(
-            shipments::book(&ctx, &auth.0, &org_id, &shipment_id).await?,
+            shipments::book(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
         ))
     }
 

@@ -15,6 +15,7 @@ use crate::{
     },
 };
 
+pub mod customs;
 pub mod label;
 mod manual;
 pub mod pdf_merge;

@@ -24,6 +24,8 @@ pub mod order;
 pub mod org;
 /// Pages of a list and their envelope.
 pub mod page;
+/// Network printers and print jobs.
+pub mod printer;
 /// Shipping rules and their conditions.
 pub mod rule;
 /// Scopes (`read:shipments`, `write:all`) and what they grant.

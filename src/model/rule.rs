@@ -185,6 +185,15 @@ impl RuleFields {
         for (i, c) in self.conditions.iter().enumerate() {
             c.validate(errors, &format!("conditions[{i}]"));
         }
+        if self.auto_print_labels && self.label_printer_id.is_none() {
+            errors.add("labelPrinterId", "is needed when autoPrintLabels is true");
+        }
+        if self.auto_print_documents && self.document_printer_id.is_none() {
+            errors.add(
+                "documentPrinterId",
+                "is needed when autoPrintDocuments is true",
+            );
+        }
     }
 
     /// Whether the rule ships to `country` (an empty list means everywhere).

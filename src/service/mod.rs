@@ -31,6 +31,8 @@ pub mod operations;
 pub mod order_channels;
 pub mod orders;
 pub mod orgs;
+pub mod printers;
+pub mod printing;
 pub mod quotes;
 pub mod rate_limit;
 pub mod seed;
@@ -62,6 +64,8 @@ pub struct Inner {
     pub login: login_throttle::LoginThrottle,
     /// Access tokens whose signature was checked.
     pub verified: oauth::access::Verified,
+    /// Wakes the print worker when booking queued jobs.
+    pub printing: printing::Queue,
 }
 
 impl Deref for Ctx {
@@ -106,6 +110,7 @@ impl Ctx {
             keys: tokio::sync::OnceCell::new(),
             login: login_throttle::LoginThrottle::default(),
             verified: oauth::access::Verified::default(),
+            printing: printing::Queue::default(),
         })))
     }
 

@@ -102,7 +102,7 @@ operations! {
     UPDATE_SHIPMENT = "update_shipment", write(Shipments), Change,
         "Correct a shipment before it is booked with a JSON Merge Patch of its writable fields.";
     BOOK_SHIPMENT = "book_shipment", write(Shipments), Action,
-        "Book a pending shipment with its carrier: tracking number, one PDF label per parcel, status processing.";
+        "Book a pending shipment with its carrier: a tracking number and label per parcel, the customs documents asked for, status processing.";
     SET_SHIPMENT_STATUS = "set_shipment_status", write(Shipments), Action,
         "Move a shipment to another status along the status machine.";
     DELETE_SHIPMENT = "delete_shipment", write(Shipments), Delete,
@@ -121,6 +121,19 @@ operations! {
         "Download a document of a shipment (a label) as a file.";
     MERGE_DOCUMENTS = "merge_documents", read(Shipments), Read,
         "Merge one type of document (labels, invoices, packing lists) of up to 100 shipments into one PDF, in the order given, for batch printing.";
+
+    CREATE_PRINTER = "create_printer", write(Printers), Create,
+        "Add a network printer (raw TCP 9100 or IPP) that rules can print labels and documents on.";
+    LIST_PRINTERS = "list_printers", read(Printers), Read,
+        "List printers, newest first.";
+    GET_PRINTER = "get_printer", read(Printers), Read,
+        "Get a printer.";
+    UPDATE_PRINTER = "update_printer", write(Printers), Change,
+        "Replace a printer's name, kind, address and format.";
+    DELETE_PRINTER = "delete_printer", write(Printers), Delete,
+        "Delete a printer that no shipping rule prints on, with its print jobs.";
+    LIST_PRINT_JOBS = "list_print_jobs", read(Printers), Read,
+        "List the print jobs of a printer, newest first, with their status and attempts.";
 
     CREATE_ORDER_CHANNEL = "create_order_channel", write(OrderChannels), Create,
         "Create an order channel (manual, or a Shopify store).";

@@ -10,7 +10,7 @@ use crate::{
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, billing, carriers, operations as ops, page_query,
+        Actor, Ctx, Input, PageParams, billing, carriers, operations as ops, page_query, printers,
         sender_addresses,
     },
     store::{self, Tx},
@@ -31,6 +31,14 @@ fn check_references(
 ) -> Result<()> {
     carriers::require(tx, org_id, &fields.carrier_id, "carrierId")?;
     sender_addresses::require(tx, org_id, &fields.sender_address_id, "senderAddressId")?;
+    for (field, id) in [
+        ("labelPrinterId", &fields.label_printer_id),
+        ("documentPrinterId", &fields.document_printer_id),
+    ] {
+        if let Some(id) = id {
+            printers::require(tx, org_id, id, field)?;
+        }
+    }
     if let Some(return_id) = &fields.return_shipping_rule_id {
         if Some(return_id.as_str()) == own_id {
             return Err(Error::invalid(

@@ -26,6 +26,7 @@ pub mod order_channels;
 pub mod orders;
 pub mod orgs;
 mod point;
+pub mod printers;
 pub mod sender_addresses;
 pub mod sessions;
 pub mod shipments;

@@ -21,11 +21,13 @@ fn select() -> String {
         "SELECT r.id, r.org_id, r.name, r.carrier_id, r.sender_address_id, r.return_shipping_rule_id, r.body,
                 r.created_at, r.updated_at,
                 c.id, c.org_id, c.name, c.carrier_slug, c.config, c.sender_address_id, c.created_at, c.updated_at,
-                {}, rr.name
+                {}, rr.name, lp.id, lp.name, dp.id, dp.name
          FROM shipping_rules r
          JOIN carriers c ON c.id = r.carrier_id
          JOIN sender_addresses a ON a.id = r.sender_address_id
-         LEFT JOIN shipping_rules rr ON rr.id = r.return_shipping_rule_id",
+         LEFT JOIN shipping_rules rr ON rr.id = r.return_shipping_rule_id
+         LEFT JOIN printers lp ON lp.id = r.label_printer_id
+         LEFT JOIN printers dp ON dp.id = r.document_printer_id",
         sender_addresses::columns("a")
     )
 }
@@ -75,10 +77,23 @@ fn view(row: &Row) -> rusqlite::Result<RuleView> {
             sender_address: None,
         },
         sender_address: sender_addresses::from_row_at(row, 17)?,
-        label_printer: None,
-        document_printer: None,
+        label_printer: reference(row, 33)?,
+        document_printer: reference(row, 35)?,
         return_shipping_rule,
     })
+}
+
+/// `{id, name}` from the columns at `at` and `at + 1`, when they are set.
+fn reference(row: &Row, at: usize) -> rusqlite::Result<Option<Ref>> {
+    Ok(
+        match (
+            row.get::<_, Option<String>>(at)?,
+            row.get::<_, Option<String>>(at + 1)?,
+        ) {
+            (Some(id), Some(name)) => Some(Ref { id, name }),
+            _ => None,
+        },
+    )
 }
 
 pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<RuleView>> {
@@ -138,11 +153,12 @@ pub fn save(tx: &Tx, r: &ShippingRule) -> Result<()> {
     let f = &r.fields;
     tx.conn.prepare_cached(
         "INSERT INTO shipping_rules (id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body,
-                                     created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                                     created_at, updated_at, label_printer_id, document_printer_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, carrier_id = excluded.carrier_id,
            sender_address_id = excluded.sender_address_id, return_shipping_rule_id = excluded.return_shipping_rule_id,
-           body = excluded.body, updated_at = excluded.updated_at
+           body = excluded.body, updated_at = excluded.updated_at, label_printer_id = excluded.label_printer_id,
+           document_printer_id = excluded.document_printer_id
          WHERE shipping_rules.org_id = excluded.org_id",
     )?
     .execute(params![
@@ -154,7 +170,9 @@ pub fn save(tx: &Tx, r: &ShippingRule) -> Result<()> {
         f.return_shipping_rule_id,
         to_json(f)?,
         r.created_at,
-        r.updated_at
+        r.updated_at,
+        f.label_printer_id,
+        f.document_printer_id
     ])?;
     Ok(())
 }

@@ -350,6 +350,7 @@ fn display_weight(kg: f64) -> String {
 mod barcode;
 mod canvas;
 mod font;
+pub mod sheet;
 #[cfg(test)]
 mod tests;
 pub mod zpl;

@@ -18,8 +18,12 @@ use crate::{
         status::{ShipmentStatus, TrackingStatus},
     },
     service::{
-        Actor, Ctx, operations as ops,
-        shipments::{Change, require, save, view_of},
+        Actor, Ctx, Input, operations as ops,
+        shipments::{
+            Change,
+            paperwork::{self, BookRequest},
+            require, save, view_of,
+        },
     },
     store::{self, Reader},
 };
@@ -32,37 +36,71 @@ pub(crate) struct Booked {
     pub documents: Vec<Document>,
 }
 
-pub async fn book(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShipmentView> {
+pub async fn book(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    id: &str,
+    input: Input<BookRequest>,
+) -> Result<ShipmentView> {
     actor.authorize(org_id, &ops::BOOK_SHIPMENT)?;
+    let asked = match input.get()?.documents {
+        Some(documents) => Some(paperwork::asked(&documents)?),
+        None => None,
+    };
     let (org, sid) = (org_id.to_string(), id.to_string());
-    let (shipment, carrier) = ctx.db.point(|db| {
+    let (shipment, carrier, extra) = ctx.db.point(|db| {
         let shipment = require(db, &org, &sid)?;
         if shipment.status != ShipmentStatus::Pending {
             return Err(not_bookable(shipment.status));
         }
         let carrier = carrier_of(db, &shipment)?;
-        Ok((shipment, carrier))
+        let documents = match asked {
+            Some(kinds) => kinds,
+            None => paperwork::of_rule(paperwork::rule_of(db, &shipment)?.as_ref()),
+        };
+        let customs = if documents.is_empty() {
+            Vec::new()
+        } else {
+            let address = store::sender_addresses::get(db, &org, &shipment.sender_address_id)?;
+            paperwork::customs_ids(address.as_ref().and_then(|a| a.fields.customs.as_ref()))
+        };
+        Ok((shipment, carrier, Extra { documents, customs }))
     })?;
     let now = ctx.now();
     let seen = shipment.updated_at.clone();
-    let booked = prepare(shipment, carrier, now.clone()).await?;
+    let booked = prepare(shipment, carrier, now.clone(), extra).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.commit(ops::BOOK_SHIPMENT.status(), move |tx| {
-        let before = require(tx, &org_id, &id)?;
-        if before.status != ShipmentStatus::Pending {
-            return Err(not_bookable(before.status));
-        }
-        if before.updated_at != seen {
-            return Err(Error::InvalidState(
-                "the shipment changed while it was being booked; book it again".into(),
-            ));
-        }
-        let mut shipment = before.clone();
-        let documents = apply(&mut shipment, booked, now);
-        save(tx, &shipment, Change::Updated(&before), &documents)?;
-        view_of(tx, shipment)
-    })
-    .await
+    let view = ctx
+        .commit(ops::BOOK_SHIPMENT.status(), move |tx| {
+            let before = require(tx, &org_id, &id)?;
+            if before.status != ShipmentStatus::Pending {
+                return Err(not_bookable(before.status));
+            }
+            if before.updated_at != seen {
+                return Err(Error::InvalidState(
+                    "the shipment changed while it was being booked; book it again".into(),
+                ));
+            }
+            let mut shipment = before.clone();
+            let documents = apply(&mut shipment, booked, now.clone());
+            save(tx, &shipment, Change::Updated(&before), &documents)?;
+            let rule = paperwork::rule_of(tx, &shipment)?;
+            paperwork::queue_prints(tx, rule.as_ref(), &documents, &now)?;
+            view_of(tx, shipment)
+        })
+        .await?;
+    ctx.printing.queued();
+    Ok(view)
+}
+
+/// What booking makes besides labels.
+#[derive(Debug, Default)]
+pub(crate) struct Extra {
+    /// Customs and shop document types, in the order to make them.
+    pub documents: Vec<&'static str>,
+    /// The sender address's customs identifiers, for the invoices.
+    pub customs: Vec<(String, String)>,
 }
 
 fn not_bookable(status: ShipmentStatus) -> Error {
@@ -84,7 +122,12 @@ pub(crate) fn carrier_of(db: &Reader, shipment: &Shipment) -> Result<Carrier> {
 }
 
 /// Asks the carrier and renders the labels, off the async workers.
-pub(crate) async fn prepare(shipment: Shipment, carrier: Carrier, now: String) -> Result<Booked> {
+pub(crate) async fn prepare(
+    shipment: Shipment,
+    carrier: Carrier,
+    now: String,
+    extra: Extra,
+) -> Result<Booked> {
     let work = move || {
         let adapter = carriers::find(&carrier.fields.carrier_slug).ok_or_else(|| {
             Error::InvalidState(format!(
@@ -111,7 +154,14 @@ pub(crate) async fn prepare(shipment: Shipment, carrier: Carrier, now: String) -
         {
             parcel.tracking_number = Some(number.clone());
         }
-        let documents = labels(&shipment, &carrier, &now)?;
+        let mut documents = labels(&shipment, &carrier, &now)?;
+        documents.extend(paperwork::render(
+            &extra.documents,
+            &shipment,
+            carrier_name(&carrier),
+            extra.customs,
+            &now,
+        )?);
         let tracking = Tracking {
             url: booking.tracking_url,
             number: booking.tracking_numbers.first().cloned(),
@@ -178,12 +228,7 @@ fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Docum
         ));
     };
     let count = shipment.body.parcels.len();
-    let carrier_name = carrier
-        .fields
-        .config
-        .get("carrierName")
-        .and_then(|v| v.as_str())
-        .unwrap_or(&carrier.fields.name);
+    let carrier_name = carrier_name(carrier);
     shipment
         .body
         .parcels
@@ -225,7 +270,17 @@ fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Docum
         .collect()
 }
 
-fn address(p: &Party) -> LabelAddress {
+/// The carrier's name as labels print it: its config's `carrierName`, else its own name.
+fn carrier_name(carrier: &Carrier) -> &str {
+    carrier
+        .fields
+        .config
+        .get("carrierName")
+        .and_then(|v| v.as_str())
+        .unwrap_or(&carrier.fields.name)
+}
+
+pub(super) fn address(p: &Party) -> LabelAddress {
     LabelAddress {
         name: p.name.clone(),
         attention: p.attention.clone(),

@@ -26,6 +26,7 @@ use crate::{
 
 mod booking;
 mod edit;
+mod paperwork;
 mod returns;
 mod split;
 mod status;
@@ -33,6 +34,7 @@ mod tracking;
 
 pub use booking::{Download, book, document};
 pub use edit::{ShipmentPatch, update};
+pub use paperwork::BookRequest;
 pub use returns::create_return;
 pub use split::{
     BatchItem, BatchSplit, LineQuantity, Split, SplitOne, SplitOutcome, batch_split, split,

@@ -13,7 +13,7 @@ use crate::{
         Actor, Ctx, operations as ops,
         shipments::{
             Change,
-            booking::{apply, carrier_of, prepare},
+            booking::{Extra, apply, carrier_of, prepare},
             require, save, view_of,
         },
     },
@@ -37,7 +37,7 @@ pub async fn create_return(
         let carrier = carrier_of(db, &ret)?;
         Ok((original, ret, carrier))
     })?;
-    let booked = prepare(ret.clone(), carrier, now.clone()).await?;
+    let booked = prepare(ret.clone(), carrier, now.clone(), Extra::default()).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.commit(ops::CREATE_RETURN_SHIPMENT.status(), move |tx| {
         let current = require(tx, &org_id, &id)?;

@@ -1,0 +1,257 @@
+//! Network printers and their print jobs (DESIGN §17).
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use poem_openapi::Object;
+use serde::Deserialize;
+
+use crate::model::validate::Violations;
+
+pub const KINDS: [&str; 2] = ["raw", "ipp"];
+pub const FORMATS: [&str; 2] = ["pdf", "zpl"];
+
+/// The writable fields of a printer: the body of a create or a full replacement.
+#[derive(Clone, Debug, PartialEq, Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename = "PrinterIn", rename_all = "camelCase")]
+pub struct PrinterFields {
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub name: String,
+    /// `raw` (a TCP socket, usually port 9100, that prints what it receives) or `ipp`.
+    pub kind: String,
+    /// `host:port` for a raw printer; an `ipp://` or `http://` URI for an IPP printer.
+    #[oai(validator(min_length = 1, max_length = 500))]
+    pub address: String,
+    /// What the printer takes: `pdf` or `zpl` (ZPL II thermal printers).
+    pub format: String,
+}
+
+/// A network printer (DESIGN §17).
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Printer {
+    pub id: String,
+    pub org_id: String,
+    #[oai(flatten)]
+    pub fields: PrinterFields,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+crate::page_of!(PrinterPage, Printer);
+
+/// One document sent (or to be sent) to a printer.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PrintJob {
+    pub id: String,
+    pub printer_id: String,
+    pub document_id: String,
+    pub shipment_id: String,
+    /// `queued`, `printed` or `failed`.
+    pub status: String,
+    /// Attempts made so far (a job is tried at most 4 times).
+    pub attempts: u32,
+    /// Why the last attempt failed.
+    pub error: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+crate::page_of!(PrintJobPage, PrintJob);
+
+/// Where a printer is reached, as its address says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// A TCP socket that prints what it receives.
+    Raw { host: String, port: u16 },
+    /// An IPP printer, posted to over HTTP at `url`.
+    Ipp { url: url::Url },
+}
+
+impl Endpoint {
+    /// The host to resolve and check.
+    pub fn host(&self) -> &str {
+        match self {
+            Endpoint::Raw { host, .. } => host,
+            Endpoint::Ipp { url } => url.host_str().unwrap_or_default(),
+        }
+    }
+}
+
+impl PrinterFields {
+    pub fn validate(&self, errors: &mut Violations) {
+        errors.length("name", &self.name, 1, 200);
+        if !KINDS.contains(&self.kind.as_str()) {
+            errors.add("kind", "must be raw or ipp");
+        }
+        if !FORMATS.contains(&self.format.as_str()) {
+            errors.add("format", "must be pdf or zpl");
+        }
+        if self.kind == "ipp" && self.format != "pdf" {
+            errors.add("format", "an IPP printer takes pdf");
+        }
+        if KINDS.contains(&self.kind.as_str()) {
+            if let Err(message) = self.endpoint() {
+                errors.add("address", message);
+            }
+        }
+    }
+
+    /// The printer's address, parsed for its kind.
+    pub fn endpoint(&self) -> Result<Endpoint, String> {
+        match self.kind.as_str() {
+            "raw" => raw_endpoint(&self.address),
+            _ => ipp_endpoint(&self.address),
+        }
+    }
+}
+
+fn raw_endpoint(address: &str) -> Result<Endpoint, String> {
+    const SHAPE: &str = "must be host:port, as 192.168.1.50:9100 or [fd00::5]:9100";
+    let (host, port) = address.rsplit_once(':').ok_or(SHAPE)?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let port: u16 = port.parse().map_err(|_| SHAPE.to_string())?;
+    if host.is_empty() || port == 0 || host.contains(['/', ' ', '@']) {
+        return Err(SHAPE.into());
+    }
+    if host.contains(':') && host.parse::<Ipv6Addr>().is_err() {
+        return Err(SHAPE.into());
+    }
+    Ok(Endpoint::Raw {
+        host: host.to_string(),
+        port,
+    })
+}
+
+fn ipp_endpoint(address: &str) -> Result<Endpoint, String> {
+    const SHAPE: &str = "must be an ipp:// or http:// URI, as ipp://192.168.1.60/ipp/print";
+    let url = url::Url::parse(address).map_err(|_| SHAPE.to_string())?;
+    let url = match url.scheme() {
+        "http" => url,
+        // IPP is HTTP on port 631 unless the URI says otherwise (RFC 8010 §4.1).
+        "ipp" => {
+            let port = url.port().unwrap_or(631);
+            let rest = &address["ipp://".len()..];
+            let mut http = url::Url::parse(&format!("http://{rest}")).map_err(|_| SHAPE)?;
+            http.set_port(Some(port)).map_err(|()| SHAPE)?;
+            http
+        }
+        _ => return Err(SHAPE.into()),
+    };
+    if url.host_str().is_none_or(str::is_empty) || !url.username().is_empty() {
+        return Err(SHAPE.into());
+    }
+    Ok(Endpoint::Ipp { url })
+}
+
+/// Whether a printer may be reached at `ip`: private networks and public addresses are, but
+/// not link-local (cloud metadata), multicast, broadcast or unspecified ones, nor loopback
+/// unless `allow_loopback`.
+pub fn reachable(ip: IpAddr, allow_loopback: bool) -> bool {
+    if ip.is_loopback() {
+        return allow_loopback;
+    }
+    match ip {
+        IpAddr::V4(v4) => {
+            !(v4.is_link_local()
+                || v4.is_multicast()
+                || v4.is_broadcast()
+                || v4.is_unspecified()
+                || v4 == Ipv4Addr::new(0, 0, 0, 0))
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return reachable(IpAddr::V4(v4), allow_loopback);
+            }
+            let link_local = (v6.segments()[0] & 0xffc0) == 0xfe80;
+            !(link_local || v6.is_multicast() || v6.is_unspecified())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(kind: &str, address: &str, format: &str) -> PrinterFields {
+        PrinterFields {
+            name: "Desk".into(),
+            kind: kind.into(),
+            address: address.into(),
+            format: format.into(),
+        }
+    }
+
+    fn problems(f: &PrinterFields) -> Vec<String> {
+        let mut errors = Violations::new();
+        f.validate(&mut errors);
+        match errors.finish() {
+            Ok(()) => Vec::new(),
+            Err(crate::error::Error::Validation(v)) => v.into_iter().map(|v| v.field).collect(),
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn raw_addresses_are_host_and_port() {
+        assert_eq!(
+            fields("raw", "192.168.1.50:9100", "zpl").endpoint(),
+            Ok(Endpoint::Raw {
+                host: "192.168.1.50".into(),
+                port: 9100
+            })
+        );
+        assert_eq!(
+            fields("raw", "[fd00::5]:9100", "pdf").endpoint(),
+            Ok(Endpoint::Raw {
+                host: "fd00::5".into(),
+                port: 9100
+            })
+        );
+        for bad in [
+            "printer",
+            "printer:0",
+            "printer:70000",
+            ":9100",
+            "a/b:9100",
+            "fd00::5",
+        ] {
+            assert_eq!(problems(&fields("raw", bad, "pdf")), ["address"], "{bad}");
+        }
+    }
+
+    #[test]
+    fn ipp_addresses_become_http_on_631() {
+        let Ok(Endpoint::Ipp { url }) = fields("ipp", "ipp://10.0.0.7/ipp/print", "pdf").endpoint()
+        else {
+            panic!("not parsed");
+        };
+        assert_eq!(url.as_str(), "http://10.0.0.7:631/ipp/print");
+        let Ok(Endpoint::Ipp { url }) =
+            fields("ipp", "http://printer.local:8631/ipp/print", "pdf").endpoint()
+        else {
+            panic!("not parsed");
+        };
+        assert_eq!(url.as_str(), "http://printer.local:8631/ipp/print");
+        assert_eq!(problems(&fields("ipp", "ftp://x/y", "pdf")), ["address"]);
+        assert_eq!(problems(&fields("ipp", "ipp://x/y", "zpl")), ["format"]);
+        assert_eq!(problems(&fields("fax", "x:1", "png")), ["kind", "format"]);
+    }
+
+    #[test]
+    fn loopback_only_when_allowed_and_never_link_local() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert!(reachable(ip("192.168.1.50"), false));
+        assert!(reachable(ip("10.1.2.3"), false));
+        assert!(reachable(ip("fd00::5"), false));
+        assert!(!reachable(ip("127.0.0.1"), false));
+        assert!(reachable(ip("127.0.0.1"), true));
+        assert!(!reachable(ip("::1"), false));
+        assert!(!reachable(ip("::ffff:127.0.0.1"), false));
+        assert!(!reachable(ip("169.254.169.254"), true));
+        assert!(!reachable(ip("fe80::1"), true));
+        assert!(!reachable(ip("0.0.0.0"), true));
+        assert!(!reachable(ip("224.0.0.1"), true));
+    }
+}

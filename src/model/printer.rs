@@ -91,10 +91,10 @@ impl PrinterFields {
         if self.kind == "ipp" && self.format != "pdf" {
             errors.add("format", "an IPP printer takes pdf");
         }
-        if KINDS.contains(&self.kind.as_str()) {
-            if let Err(message) = self.endpoint() {
-                errors.add("address", message);
-            }
+        if KINDS.contains(&self.kind.as_str())
+            && let Err(message) = self.endpoint()
+        {
+            errors.add("address", message);
         }
     }
 

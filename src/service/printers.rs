@@ -20,13 +20,13 @@ fn validate(ctx: &Ctx, fields: &PrinterFields) -> Result<()> {
     let endpoint = fields
         .endpoint()
         .map_err(|message| Error::invalid("address", message))?;
-    if let Ok(ip) = endpoint.host().parse() {
-        if !reachable(ip, ctx.config.printers.allow_loopback) {
-            return Err(Error::invalid(
-                "address",
-                "printers cannot be on loopback (unless printers.allow_loopback is set), link-local, multicast or unspecified addresses",
-            ));
-        }
+    if let Ok(ip) = endpoint.host().parse()
+        && !reachable(ip, ctx.config.printers.allow_loopback)
+    {
+        return Err(Error::invalid(
+            "address",
+            "printers cannot be on loopback (unless printers.allow_loopback is set), link-local, multicast or unspecified addresses",
+        ));
     }
     Ok(())
 }

@@ -268,7 +268,12 @@ pub struct Shop {
 
 impl Shop {
     pub async fn new() -> Shop {
-        let app = TestApp::spawn().await;
+        Shop::with_config("").await
+    }
+
+    /// A shop on an app started with `extra_toml` added to the test config.
+    pub async fn with_config(extra_toml: &str) -> Shop {
+        let app = TestApp::spawn_with(extra_toml).await;
         let org = app.create_org();
         let (address, carrier) = app.create_address_and_carrier(&org).await;
         Shop {

@@ -88,6 +88,14 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         )
         .await
         .expect(201);
+    let printer = app
+        .post(
+            &format!("/orgs/{}/printers", org.id),
+            &org.token,
+            json!({"name": "victim's", "kind": "raw", "address": "10.0.0.1:9100", "format": "pdf"}),
+        )
+        .await
+        .expect(201);
     BTreeMap::from([
         ("{addressId}", address_id),
         ("{carrierId}", carrier_id),
@@ -98,6 +106,7 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         ("{orderId}", id_of(&order)),
         ("{tokenId}", id_of(&token)),
         ("{webhookId}", id_of(&webhook)),
+        ("{printerId}", id_of(&printer)),
         // The parcel of the unbooked shipment; split routes take it with that shipment.
         ("{parcelId}", parcel_id),
         ("{unbookedShipmentId}", shipment_id),

@@ -131,12 +131,12 @@ pub(crate) fn render(
             })
         })
         .collect();
-    if lines.is_empty() {
-        if let Some(invoice) = kinds.iter().find(|k| **k != customs::PACKING_LIST) {
-            return Err(Error::InvalidState(format!(
-                "a {invoice} lists the parcels' order lines, and this shipment has none; add order lines or book without it"
-            )));
-        }
+    if lines.is_empty()
+        && let Some(invoice) = kinds.iter().find(|k| **k != customs::PACKING_LIST)
+    {
+        return Err(Error::InvalidState(format!(
+            "a {invoice} lists the parcels' order lines, and this shipment has none; add order lines or book without it"
+        )));
     }
     let input = customs::Input {
         reference: shipment.reference.clone(),

@@ -259,3 +259,72 @@ async fn a_label_comes_back_as_a_pdf_resource() {
         "application/pdf"
     );
 }
+
+#[tokio::test]
+async fn printers_and_booking_documents_work_through_tools_with_the_rest_checks() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let (address, carrier) = app.create_address_and_carrier(&org).await;
+    let reader = connect(&app, &org, &["read:printers"]).await;
+    let writer = connect(
+        &app,
+        &org,
+        &["write:printers", "write:shipments", "read:shipments"],
+    )
+    .await;
+    let printer =
+        json!({"name": "Desk", "kind": "raw", "address": "10.0.0.5:9100", "format": "zpl"});
+    for mut mcp in both(&app, reader.access()).await {
+        assert_eq!(
+            tool_error(&mcp.call("create_printer", printer.clone()).await),
+            "insufficient_scope"
+        );
+    }
+    for mut mcp in both(&app, writer.access()).await {
+        let created = tool_ok(&mcp.call("create_printer", printer.clone()).await);
+        assert!(
+            created["id"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("prn_")
+        );
+        let mut bad = printer.clone();
+        bad["kind"] = json!("fax");
+        assert_eq!(
+            tool_error(&mcp.call("create_printer", bad).await),
+            "validation_failed"
+        );
+        let jobs = tool_ok(
+            &mcp.call("list_print_jobs", json!({"printerId": id_of(&created)}))
+                .await,
+        );
+        assert_eq!(jobs["total"], 0);
+
+        let shipment = tool_ok(
+            &mcp.call(
+                "create_shipment",
+                shipment_body(&id_of(&address), &id_of(&carrier)),
+            )
+            .await,
+        );
+        let booked = tool_ok(
+            &mcp.call(
+                "book_shipment",
+                json!({"shipmentId": id_of(&shipment), "documents": ["packing_list"]}),
+            )
+            .await,
+        );
+        let types: Vec<_> = booked["documents"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|d| d["documentType"].clone())
+            .collect();
+        assert_eq!(types, [json!("label"), json!("packing_list")]);
+    }
+    let listed = app
+        .get(&format!("/orgs/{}/printers", org.id), &org.token)
+        .await
+        .expect(200);
+    assert_eq!(listed["total"], 2);
+}

@@ -1,0 +1,541 @@
+//! Printers and print jobs (DESIGN §17): the resource and its checks, rules that print on them,
+//! and booking's print jobs sent to a raw 9100 listener and to an IPP printer simulator
+//! (ippeveprinter), retried and then failed when nothing answers, never failing the booking.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use serde_json::{Value, json};
+use tokio::{io::AsyncReadExt, net::TcpListener};
+
+use crate::{
+    fixtures::{Shop, assert_id, id_of, rule_body},
+    helpers::error_fields,
+};
+
+const LOOPBACK: &str = "[printers]\nallow_loopback = true\nretry_scale = 0.001\n";
+
+fn printers(shop: &Shop) -> String {
+    format!("/orgs/{}/printers", shop.org.id)
+}
+
+async fn create_printer(shop: &Shop, body: Value) -> Value {
+    shop.app
+        .post(&printers(shop), &shop.org.token, body)
+        .await
+        .expect(201)
+}
+
+/// A raw printer on a loopback port that keeps every job it receives.
+struct RawPrinter {
+    port: u16,
+    jobs: Arc<Mutex<Vec<Vec<u8>>>>,
+}
+
+impl RawPrinter {
+    async fn start() -> RawPrinter {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let jobs = Arc::new(Mutex::new(Vec::new()));
+        let kept = jobs.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut job = Vec::new();
+                if socket.read_to_end(&mut job).await.is_ok() {
+                    kept.lock().unwrap().push(job);
+                }
+            }
+        });
+        RawPrinter { port, jobs }
+    }
+
+    fn jobs(&self) -> Vec<Vec<u8>> {
+        self.jobs.lock().unwrap().clone()
+    }
+}
+
+/// Polls the printer's jobs until `done` holds for them (at most 20 s).
+async fn jobs_until(shop: &Shop, printer_id: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    let path = format!("{}/{printer_id}/jobs", printers(shop));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let page = shop.app.get(&path, &shop.org.token).await.expect(200);
+        let jobs = page["data"].as_array().cloned().unwrap_or_default();
+        if done(&jobs) || Instant::now() > deadline {
+            return jobs;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A pending shipment that applied a rule printing on `label_printer` / `document_printer`.
+async fn shipment_with_printing_rule(
+    shop: &Shop,
+    label_printer: Option<&str>,
+    document_printer: Option<&str>,
+) -> String {
+    let mut rule = rule_body(&id_of(&shop.carrier), &id_of(&shop.address));
+    if let Some(printer) = label_printer {
+        rule["autoPrintLabels"] = json!(true);
+        rule["labelPrinterId"] = json!(printer);
+    }
+    if let Some(printer) = document_printer {
+        rule["autoPrintDocuments"] = json!(true);
+        rule["documentPrinterId"] = json!(printer);
+        rule["generatePackingList"] = json!(true);
+    }
+    let rule = shop.app.create_rule(&shop.org, rule).await;
+    let id = id_of(&shop.create(shop.body()).await);
+    shop.post(
+        &id,
+        "/apply-shipping-rule",
+        json!({"shippingRuleId": id_of(&rule)}),
+    )
+    .await
+    .expect(200);
+    id
+}
+
+#[tokio::test]
+async fn a_printer_is_created_read_listed_replaced_and_deleted() {
+    let shop = Shop::new().await;
+    let body = json!({"name": "Packing desk", "kind": "raw", "address": "192.168.1.50:9100", "format": "zpl"});
+    let printer = create_printer(&shop, body.clone()).await;
+    assert_id(&printer["id"], "prn");
+    for key in ["name", "kind", "address", "format"] {
+        assert_eq!(printer[key], body[key], "{key}");
+    }
+    assert_eq!(printer["orgId"], json!(shop.org.id));
+    let path = format!("{}/{}", printers(&shop), id_of(&printer));
+    assert_eq!(
+        shop.app.get(&path, &shop.org.token).await.expect(200),
+        printer
+    );
+    let page = shop
+        .app
+        .get(&printers(&shop), &shop.org.token)
+        .await
+        .expect(200);
+    assert_eq!(
+        (page["total"].as_u64(), page["data"][0]["id"].clone()),
+        (Some(1), printer["id"].clone())
+    );
+
+    let ipp = json!({"name": "Office", "kind": "ipp", "address": "ipp://10.0.0.7/ipp/print", "format": "pdf"});
+    let replaced = shop.app.put(&path, &shop.org.token, ipp).await.expect(200);
+    assert_eq!(
+        (&replaced["kind"], &replaced["address"]),
+        (&json!("ipp"), &json!("ipp://10.0.0.7/ipp/print"))
+    );
+    assert_eq!(replaced["createdAt"], printer["createdAt"]);
+
+    shop.app.delete(&path, &shop.org.token).await.expect(200);
+    shop.app
+        .get(&path, &shop.org.token)
+        .await
+        .problem(404, "not_found");
+    shop.app
+        .get(&format!("{path}/jobs"), &shop.org.token)
+        .await
+        .problem(404, "not_found");
+}
+
+#[tokio::test]
+async fn bad_printers_are_refused_naming_the_field() {
+    let shop = Shop::new().await;
+    for (body, field) in [
+        (
+            json!({"name": "A", "kind": "fax", "address": "10.0.0.1:9100", "format": "pdf"}),
+            "kind",
+        ),
+        (
+            json!({"name": "A", "kind": "raw", "address": "10.0.0.1:9100", "format": "png"}),
+            "format",
+        ),
+        (
+            json!({"name": "A", "kind": "raw", "address": "10.0.0.1", "format": "pdf"}),
+            "address",
+        ),
+        (
+            json!({"name": "A", "kind": "ipp", "address": "ftp://10.0.0.1/p", "format": "pdf"}),
+            "address",
+        ),
+        (
+            json!({"name": "A", "kind": "ipp", "address": "ipp://10.0.0.1/p", "format": "zpl"}),
+            "format",
+        ),
+        (
+            json!({"name": "", "kind": "raw", "address": "10.0.0.1:9100", "format": "pdf"}),
+            "name",
+        ),
+        // Loopback only when printers.allow_loopback is set; link-local never.
+        (
+            json!({"name": "A", "kind": "raw", "address": "127.0.0.1:9100", "format": "pdf"}),
+            "address",
+        ),
+        (
+            json!({"name": "A", "kind": "ipp", "address": "http://169.254.169.254/", "format": "pdf"}),
+            "address",
+        ),
+    ] {
+        let problem = shop
+            .app
+            .post(&printers(&shop), &shop.org.token, body.clone())
+            .await
+            .problem(400, "validation_failed");
+        assert_eq!(error_fields(&problem), [field], "{body}: {problem}");
+    }
+}
+
+#[tokio::test]
+async fn printer_scopes_are_their_own() {
+    let shop = Shop::new().await;
+    let reader = shop.app.create_token(&shop.org, "read:printers");
+    let body = json!({"name": "A", "kind": "raw", "address": "10.0.0.1:9100", "format": "pdf"});
+    shop.app
+        .post(&printers(&shop), &reader, body.clone())
+        .await
+        .problem(403, "insufficient_scope");
+    shop.app.get(&printers(&shop), &reader).await.expect(200);
+    let carriers_only = shop
+        .app
+        .create_token(&shop.org, "write:carriers read:carriers");
+    shop.app
+        .get(&printers(&shop), &carriers_only)
+        .await
+        .problem(403, "insufficient_scope");
+    let writer = shop.app.create_token(&shop.org, "write:printers");
+    shop.app
+        .post(&printers(&shop), &writer, body)
+        .await
+        .expect(201);
+}
+
+#[tokio::test]
+async fn rules_show_their_printers_and_keep_them_from_being_deleted() {
+    let shop = Shop::new().await;
+    let label = create_printer(
+        &shop,
+        json!({"name": "Labels", "kind": "raw", "address": "10.0.0.2:9100", "format": "zpl"}),
+    )
+    .await;
+    let office = create_printer(&shop, json!({"name": "Office", "kind": "ipp", "address": "ipp://10.0.0.3/ipp/print", "format": "pdf"})).await;
+    let mut body = rule_body(&id_of(&shop.carrier), &id_of(&shop.address));
+    body["autoPrintLabels"] = json!(true);
+    body["labelPrinterId"] = label["id"].clone();
+    body["documentPrinterId"] = office["id"].clone();
+    let rule = shop.app.create_rule(&shop.org, body.clone()).await;
+    assert_eq!(
+        rule["labelPrinter"],
+        json!({"id": label["id"], "name": "Labels"})
+    );
+    assert_eq!(
+        rule["documentPrinter"],
+        json!({"id": office["id"], "name": "Office"})
+    );
+    assert_eq!(rule["labelPrinterId"], label["id"]);
+
+    let path = format!("{}/{}", printers(&shop), id_of(&label));
+    let problem = shop
+        .app
+        .delete(&path, &shop.org.token)
+        .await
+        .problem(409, "conflict");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Standard DK"),
+        "{problem}"
+    );
+
+    let rules = format!("/orgs/{}/shipping-rules", shop.org.id);
+    let mut unknown = body.clone();
+    unknown["labelPrinterId"] = json!("prn_01ARZ3NDEKTSV4RRFFQ69G5FAV");
+    let problem = shop
+        .app
+        .post(&rules, &shop.org.token, unknown)
+        .await
+        .problem(400, "validation_failed");
+    assert_eq!(error_fields(&problem), ["labelPrinterId"]);
+    let mut without = body.clone();
+    without["labelPrinterId"] = Value::Null;
+    let problem = shop
+        .app
+        .post(&rules, &shop.org.token, without)
+        .await
+        .problem(400, "validation_failed");
+    assert_eq!(
+        error_fields(&problem),
+        ["labelPrinterId"],
+        "autoPrintLabels needs a printer"
+    );
+
+    // Another organization's printer is unknown here.
+    let other = shop.app.create_org();
+    let theirs = shop
+        .app
+        .post(
+            &format!("/orgs/{}/printers", other.id),
+            &other.token,
+            json!({"name": "Theirs", "kind": "raw", "address": "10.0.0.9:9100", "format": "pdf"}),
+        )
+        .await
+        .expect(201);
+    shop.app
+        .get(
+            &format!("{}/{}", printers(&shop), id_of(&theirs)),
+            &shop.org.token,
+        )
+        .await
+        .problem(404, "not_found");
+    let mut foreign = body;
+    foreign["labelPrinterId"] = theirs["id"].clone();
+    let problem = shop
+        .app
+        .post(&rules, &shop.org.token, foreign)
+        .await
+        .problem(400, "validation_failed");
+    assert_eq!(error_fields(&problem), ["labelPrinterId"]);
+}
+
+#[tokio::test]
+async fn booking_prints_the_labels_on_the_rules_raw_printer() {
+    let shop = Shop::with_config(LOOPBACK).await;
+    let socket = RawPrinter::start().await;
+    let printer = create_printer(
+        &shop,
+        json!({"name": "Desk", "kind": "raw", "address": format!("127.0.0.1:{}", socket.port), "format": "pdf"}),
+    )
+    .await;
+    let id = shipment_with_printing_rule(&shop, Some(&id_of(&printer)), None).await;
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    let label = &booked["documents"][0];
+    let jobs = jobs_until(&shop, &id_of(&printer), |jobs| {
+        jobs.iter().all(|j| j["status"] == "printed") && !jobs.is_empty()
+    })
+    .await;
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    let job = &jobs[0];
+    assert_id(&job["id"], "pjb");
+    assert_eq!(
+        (
+            &job["status"],
+            &job["attempts"],
+            &job["documentId"],
+            &job["shipmentId"],
+            &job["error"]
+        ),
+        (
+            &json!("printed"),
+            &json!(1),
+            &label["id"],
+            &json!(id),
+            &Value::Null
+        )
+    );
+    let content = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        label["content"].as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        socket.jobs(),
+        [content],
+        "the printer got the label's bytes"
+    );
+}
+
+#[tokio::test]
+async fn a_dead_printer_fails_its_job_after_three_retries_and_never_the_booking() {
+    let shop = Shop::with_config(LOOPBACK).await;
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let printer = create_printer(
+        &shop,
+        json!({"name": "Unplugged", "kind": "raw", "address": format!("127.0.0.1:{port}"), "format": "pdf"}),
+    )
+    .await;
+    let id = shipment_with_printing_rule(&shop, Some(&id_of(&printer)), None).await;
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    assert_eq!(booked["status"], "processing");
+    let jobs = jobs_until(&shop, &id_of(&printer), |jobs| {
+        jobs.iter().any(|j| j["status"] == "failed")
+    })
+    .await;
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    assert_eq!(
+        (&jobs[0]["status"], &jobs[0]["attempts"]),
+        (&json!("failed"), &json!(4))
+    );
+    assert!(
+        jobs[0]["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("cannot connect"),
+        "{jobs:?}"
+    );
+    assert_eq!(shop.get(&id).await["status"], "processing");
+}
+
+#[tokio::test]
+async fn a_zpl_printer_refuses_pdf_documents_at_once() {
+    let shop = Shop::with_config(LOOPBACK).await;
+    let socket = RawPrinter::start().await;
+    let printer = create_printer(
+        &shop,
+        json!({"name": "Thermal", "kind": "raw", "address": format!("127.0.0.1:{}", socket.port), "format": "zpl"}),
+    )
+    .await;
+    let id = shipment_with_printing_rule(&shop, Some(&id_of(&printer)), None).await;
+    shop.app.book_shipment(&shop.org, &id).await;
+    let jobs = jobs_until(&shop, &id_of(&printer), |jobs| {
+        jobs.iter().any(|j| j["status"] == "failed")
+    })
+    .await;
+    assert_eq!(
+        (&jobs[0]["status"], &jobs[0]["attempts"]),
+        (&json!("failed"), &json!(1))
+    );
+    assert!(
+        jobs[0]["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("takes zpl"),
+        "{jobs:?}"
+    );
+    assert!(socket.jobs().is_empty());
+}
+
+/// ippeveprinter (Debian's cups-ipp-utils) on a loopback port, keeping the jobs it prints in
+/// `spool`.
+struct IppPrinter {
+    child: std::process::Child,
+    port: u16,
+    spool: tempfile::TempDir,
+}
+
+impl IppPrinter {
+    async fn start() -> IppPrinter {
+        let spool = tempfile::tempdir().unwrap();
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let port = {
+            // ippeveprinter listens on IPv4 and IPv6: a port free on both (a dual-stack bind).
+            let listener = std::net::TcpListener::bind("[::]:0").unwrap();
+            listener.local_addr().unwrap().port()
+        };
+        let child = std::process::Command::new("ippeveprinter")
+            .args([
+                "-p",
+                &port.to_string(),
+                "-n",
+                "localhost",
+                "-k",
+                "-f",
+                "application/pdf",
+                "-d",
+            ])
+            .arg(spool.path())
+            .arg("Shipbase Test")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(log.path()).unwrap())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("ippeveprinter is needed (apt-get install cups-ipp-utils): {e}")
+            });
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            assert!(
+                Instant::now() < deadline,
+                "ippeveprinter did not start (it needs avahi-daemon running, as .ci/run starts it): {}",
+                std::fs::read_to_string(log.path()).unwrap_or_default()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        IppPrinter { child, port, spool }
+    }
+
+    /// The PDF files spooled so far.
+    fn printed(&self) -> Vec<Vec<u8>> {
+        walk(self.spool.path())
+            .into_iter()
+            .filter_map(|p| std::fs::read(p).ok())
+            .filter(|bytes| bytes.starts_with(b"%PDF-"))
+            .collect()
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+impl Drop for IppPrinter {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn booking_prints_documents_on_an_ipp_printer() {
+    let shop = Shop::with_config(LOOPBACK).await;
+    let ipp = IppPrinter::start().await;
+    let printer = create_printer(
+        &shop,
+        json!({"name": "Office", "kind": "ipp", "address": format!("ipp://127.0.0.1:{}/ipp/print", ipp.port), "format": "pdf"}),
+    )
+    .await;
+    let id = shipment_with_printing_rule(&shop, None, Some(&id_of(&printer))).await;
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    let packing = booked["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["documentType"] == "packing_list")
+        .cloned()
+        .expect("a packing list");
+    let jobs = jobs_until(&shop, &id_of(&printer), |jobs| {
+        !jobs.is_empty() && jobs.iter().all(|j| j["status"] != "queued")
+    })
+    .await;
+    assert_eq!(
+        jobs.len(),
+        1,
+        "only the packing list goes to the document printer: {jobs:?}"
+    );
+    assert_eq!(
+        (&jobs[0]["status"], &jobs[0]["documentId"]),
+        (&json!("printed"), &packing["id"]),
+        "{jobs:?}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while ipp.printed().is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let content = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        packing["content"].as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        ipp.printed(),
+        [content],
+        "the simulator spooled the packing list"
+    );
+}

@@ -179,6 +179,16 @@ pub struct Due {
     pub title: String,
 }
 
+/// Whether any job is due (a read, so that an idle worker does not write).
+pub fn any_due(db: &Reader, now: &str) -> Result<bool> {
+    Ok(db
+        .conn
+        .prepare_cached(
+            "SELECT 1 FROM print_jobs WHERE status = 'queued' AND next_attempt_at <= ?1 LIMIT 1",
+        )?
+        .exists([now])?)
+}
+
 /// Claims up to `limit` due jobs: each is leased (not due again) until `lease_until`, so that
 /// no other sender takes it meanwhile; a sender that dies leaves it due again when the lease
 /// runs out.

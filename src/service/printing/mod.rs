@@ -121,6 +121,9 @@ pub async fn run(ctx: Ctx, mut stop: watch::Receiver<bool>, grace: Duration) {
 
 async fn claim(ctx: &Ctx, limit: u32) -> Result<Vec<Due>> {
     let (now, lease_until) = (ctx.now(), time::format(ctx.clock.now() + LEASE));
+    if !ctx.db.point(|db| store::printers::any_due(db, &now))? {
+        return Ok(Vec::new());
+    }
     ctx.db
         .write(move |tx| store::printers::claim_due(tx, &now, &lease_until, limit))
         .await

@@ -184,7 +184,7 @@ impl Subset {
         let data = &DATA[slot(self.font)];
         let subset = subsetter::subset(data, 0, &self.remapper)
             .map_err(|e| Error::Internal(format!("cannot subset the label font: {e:?}")))?;
-        let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&subset, 6);
+        let compressed = zlib(&subset);
         pdf.stream(file_id, &compressed)
             .filter(Filter::FlateDecode)
             .pair(
@@ -211,4 +211,46 @@ impl Subset {
             .map(|i| char::from(b'A' + u8::try_from((h >> (i * 5)) % 26).unwrap_or(0)))
             .collect()
     }
+}
+
+/// `data` zlib-compressed at level 1: the subsets are small, and a higher level costs several
+/// times the time for a few percent of size. The compressor (some 300 KB of tables) is kept per
+/// thread and reset, rather than allocated and zeroed for every subset.
+fn zlib(data: &[u8]) -> Vec<u8> {
+    use miniz_oxide::deflate::core::{
+        CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
+    };
+    thread_local! {
+        static COMPRESSOR: std::cell::RefCell<Box<CompressorOxide>> = std::cell::RefCell::new(
+            Box::new(CompressorOxide::new(create_comp_flags_from_zip_params(1, 1, 0)))
+        );
+    }
+    COMPRESSOR.with(|cell| {
+        let mut compressor = cell.borrow_mut();
+        compressor.reset();
+        let mut output = vec![0; (data.len() / 2).max(64)];
+        let (mut input, mut written) = (data, 0);
+        loop {
+            let (status, read, wrote) = compress(
+                &mut compressor,
+                input,
+                &mut output[written..],
+                TDEFLFlush::Finish,
+            );
+            written += wrote;
+            input = &input[read.min(input.len())..];
+            match status {
+                TDEFLStatus::Done => {
+                    output.truncate(written);
+                    return output;
+                }
+                TDEFLStatus::Okay if output.len() - written < 64 => {
+                    output.resize(output.len() * 2, 0)
+                }
+                TDEFLStatus::Okay => {}
+                // Only a bug in the compressor gets here; the one-shot function still works.
+                _ => return miniz_oxide::deflate::compress_to_vec_zlib(data, 1),
+            }
+        }
+    })
 }

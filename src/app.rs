@@ -86,6 +86,10 @@ pub async fn serve(
         stop.subscribe(),
         grace,
     ));
+    let tracker = tokio::spawn(crate::service::shipments::carrier_tracking::run(
+        ctx.clone(),
+        stop.subscribe(),
+    ));
     let app = build(ctx);
     let served = Server::new_with_acceptor(TcpAcceptor::from_tokio(listener)?)
         .idle_timeout(std::time::Duration::from_secs(60))
@@ -94,6 +98,7 @@ pub async fn serve(
     let _ = stop.send(true);
     let _ = worker.await;
     let _ = printer.await;
+    let _ = tracker.await;
     served
 }
 

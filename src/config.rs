@@ -19,6 +19,7 @@ pub struct Config {
     pub signup: Signup,
     pub webhooks: Webhooks,
     pub printers: Printers,
+    pub carriers: Carriers,
     pub oauth: OAuth,
     pub plans: BTreeMap<String, Plan>,
 }
@@ -109,6 +110,31 @@ impl Default for Printers {
     }
 }
 
+/// Real carriers' APIs (DESIGN §7; README "Carriers").
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Carriers {
+    /// Base URL of PostNord's API instead of its sandbox or production host (tests, proxies).
+    pub postnord_url: String,
+    /// Base URL of DHL Express's MyDHL API instead of its test or production URL.
+    pub dhl_express_url: String,
+    /// How long a carrier may take to answer one request.
+    pub timeout_seconds: u64,
+    /// How often the tracking of shipments in transit is fetched from their carriers (0: never).
+    pub tracking_interval_seconds: u64,
+}
+
+impl Default for Carriers {
+    fn default() -> Carriers {
+        Carriers {
+            postnord_url: String::new(),
+            dhl_express_url: String::new(),
+            timeout_seconds: 30,
+            tracking_interval_seconds: 900,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct OAuth {
@@ -181,6 +207,7 @@ impl Default for Config {
             signup: Signup::default(),
             webhooks: Webhooks::default(),
             printers: Printers::default(),
+            carriers: Carriers::default(),
             oauth: OAuth::default(),
             plans: BTreeMap::from([(String::from("default"), Plan::default())]),
         }
@@ -364,6 +391,17 @@ impl Config {
         }
         if !(self.printers.retry_scale.is_finite() && self.printers.retry_scale >= 0.0) {
             return Err("printers.retry_scale: must be a number of at least 0".into());
+        }
+        if self.carriers.timeout_seconds == 0 {
+            return Err("carriers.timeout_seconds: must be at least 1".into());
+        }
+        for (key, url) in [
+            ("postnord_url", &self.carriers.postnord_url),
+            ("dhl_express_url", &self.carriers.dhl_express_url),
+        ] {
+            if !url.is_empty() && url::Url::parse(url).is_err() {
+                return Err(format!("carriers.{key}: {url:?} is not a URL"));
+            }
         }
         if self.webhooks.max_concurrency == 0 {
             return Err("webhooks.max_concurrency: must be at least 1".into());

@@ -49,6 +49,12 @@ pub enum Error {
         limit: u32,
         reset_secs: u64,
     },
+    /// The carrier refused the request; the message says what it refused.
+    #[error("{0}")]
+    CarrierRejected(String),
+    /// The carrier did not answer, or answered with a server error.
+    #[error("{0}")]
+    CarrierUnavailable(String),
     /// Anything unexpected. The message is logged, never shown to clients.
     #[error("internal error: {0}")]
     Internal(String),

@@ -135,6 +135,8 @@ impl ApiError {
             "payload_too_large" => "Payload too large",
             "unsupported_media_type" => "Unsupported media type",
             "rate_limited" => "Too many requests",
+            "carrier_rejected" => "Carrier rejected the request",
+            "carrier_unavailable" => "Carrier unavailable",
             _ => "Internal error",
         }
     }
@@ -273,6 +275,14 @@ impl From<Error> for ApiError {
                 });
                 api
             }
+            Error::CarrierRejected(detail) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "carrier_rejected",
+                Some(detail),
+            ),
+            Error::CarrierUnavailable(detail) => {
+                ApiError::new(StatusCode::BAD_GATEWAY, "carrier_unavailable", Some(detail))
+            }
             Error::Internal(message) => {
                 tracing::error!(error = %message, "internal error");
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", None)
@@ -322,7 +332,7 @@ impl IntoResponse for ApiError {
 }
 
 /// The errors every operation documents.
-const DOCUMENTED: [(u16, &str); 10] = [
+const DOCUMENTED: [(u16, &str); 12] = [
     (
         400,
         "The request is invalid (`validation_failed`, `invalid_json`)",
@@ -347,10 +357,18 @@ const DOCUMENTED: [(u16, &str); 10] = [
     ),
     (415, "The body is not JSON (`unsupported_media_type`)"),
     (
+        422,
+        "The carrier refused the booking; the detail says what it refused (`carrier_rejected`)",
+    ),
+    (
         429,
         "Too many requests for this credential (`rate_limited`)",
     ),
     (500, "Unexpected error (`internal`)"),
+    (
+        502,
+        "The carrier did not answer, or failed; nothing was booked (`carrier_unavailable`)",
+    ),
 ];
 
 impl ApiResponse for ApiError {

@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use super::{Booking, CarrierAdapter, CarrierField, CarrierInfo, Offer, random_number};
+use super::{
+    Booking, BoxFuture, CarrierAdapter, CarrierField, CarrierInfo, Env, Offer, random_number,
+};
 use crate::{
     error::Result,
     model::{carrier::Carrier, shipment::Shipment},
@@ -44,32 +46,42 @@ impl CarrierAdapter for Manual {
         }
     }
 
-    fn book(&self, shipment: &Shipment, carrier: &Carrier) -> Result<Booking> {
-        let given = shipment
-            .body
-            .carrier_settings
-            .additional_parameters
-            .get("trackingNumber");
-        let number = match given.and_then(Value::as_str).map(str::trim) {
-            Some(number) if !number.is_empty() => number.to_string(),
-            _ => random_number("MAN", 14)?,
-        };
-        let template = carrier
-            .fields
-            .config
-            .get("trackingUrlTemplate")
-            .and_then(Value::as_str);
-        let url = template
-            .filter(|t| !t.is_empty())
-            .map(|t| t.replace("{number}", &number));
-        // The number the shop gave is the first parcel's; the others get it with "-2", "-3", …
-        let parcels = shipment.body.parcels.len().max(1);
-        let tracking_numbers = std::iter::once(number.clone())
-            .chain((2..=parcels).map(|n| format!("{number}-{n}")))
-            .collect();
-        Ok(Booking {
-            tracking_numbers,
-            tracking_url: url,
-        })
+    fn book<'a>(
+        &'a self,
+        _env: &'a Env,
+        shipment: &'a Shipment,
+        carrier: &'a Carrier,
+    ) -> BoxFuture<'a, Result<Booking>> {
+        Box::pin(async move { book(shipment, carrier) })
     }
+}
+
+fn book(shipment: &Shipment, carrier: &Carrier) -> Result<Booking> {
+    let given = shipment
+        .body
+        .carrier_settings
+        .additional_parameters
+        .get("trackingNumber");
+    let number = match given.and_then(Value::as_str).map(str::trim) {
+        Some(number) if !number.is_empty() => number.to_string(),
+        _ => random_number("MAN", 14)?,
+    };
+    let template = carrier
+        .fields
+        .config
+        .get("trackingUrlTemplate")
+        .and_then(Value::as_str);
+    let url = template
+        .filter(|t| !t.is_empty())
+        .map(|t| t.replace("{number}", &number));
+    // The number the shop gave is the first parcel's; the others get it with "-2", "-3", …
+    let parcels = shipment.body.parcels.len().max(1);
+    let tracking_numbers = std::iter::once(number.clone())
+        .chain((2..=parcels).map(|n| format!("{number}-{n}")))
+        .collect();
+    Ok(Booking {
+        tracking_numbers,
+        tracking_url: url,
+        labels: Vec::new(),
+    })
 }

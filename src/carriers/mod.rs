@@ -16,9 +16,12 @@ use crate::{
 };
 
 pub mod customs;
+mod dhl_express;
+mod http;
 pub mod label;
 mod manual;
 pub mod pdf_merge;
+mod postnord;
 mod sandbox;
 
 /// One configuration field of a carrier type (SPEC §2 CarrierField).
@@ -108,21 +111,106 @@ impl From<CarrierInfo> for model::AvailableCarrier {
 }
 
 /// What a carrier answers to a booking.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Booking {
     /// One per parcel, in the shipment's order; the first is the shipment's.
     pub tracking_numbers: Vec<String>,
     /// Where the shipment (its first parcel) is tracked.
     pub tracking_url: Option<String>,
+    /// The carrier's own labels, one per parcel in order; empty when Shipbase renders them.
+    pub labels: Vec<CarrierLabel>,
 }
+
+/// A label file made by the carrier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CarrierLabel {
+    /// `pdf` or `zpl`.
+    pub format: &'static str,
+    /// `A4` or `100X150` (DESIGN §17), the nearest to the carrier's paper.
+    pub size: &'static str,
+    pub content: Vec<u8>,
+}
+
+/// A tracking event as a carrier reports it, mapped to Shipbase's statuses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CarrierEvent {
+    pub status: crate::model::status::TrackingStatus,
+    pub description: Option<String>,
+    pub location: Option<String>,
+    /// RFC 3339.
+    pub occurred_at: String,
+}
+
+/// A future an adapter returns (the trait stays object-safe).
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
 /// A carrier integration.
 pub trait CarrierAdapter: Send + Sync {
     fn info(&self) -> CarrierInfo;
 
-    /// Books `shipment` with the configured `carrier`: a tracking number, and a link when the
-    /// carrier has one. Labels are rendered by Shipbase from the result.
-    fn book(&self, shipment: &Shipment, carrier: &Carrier) -> Result<Booking>;
+    /// Books `shipment` with the configured `carrier` (its config holds its credentials in
+    /// clear): one tracking number per parcel, a link when the carrier has one, and the
+    /// carrier's labels when it makes them (else Shipbase renders them).
+    fn book<'a>(
+        &'a self,
+        env: &'a Env,
+        shipment: &'a Shipment,
+        carrier: &'a Carrier,
+    ) -> BoxFuture<'a, Result<Booking>>;
+
+    /// Whether the carrier reports tracking events (`track` is then asked on a schedule).
+    fn tracks(&self) -> bool {
+        false
+    }
+
+    /// The events of the shipment whose first parcel has `number`, oldest first.
+    fn track<'a>(
+        &'a self,
+        _env: &'a Env,
+        _carrier: &'a Carrier,
+        _number: &'a str,
+    ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+}
+
+/// What adapters need from outside: an HTTP client (with the configured timeout) and where each
+/// carrier's API is when the configuration moves it.
+#[derive(Clone, Debug)]
+pub struct Env {
+    pub http: reqwest::Client,
+    pub postnord_url: String,
+    pub dhl_express_url: String,
+}
+
+impl Env {
+    pub fn new(config: &crate::config::Carriers) -> Result<Env> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(std::time::Duration::from_secs(10))
+            .timeout(std::time::Duration::from_secs(config.timeout_seconds))
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("Shipbase/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::Internal(format!("cannot build the carrier client: {e}")))?;
+        Ok(Env {
+            http,
+            postnord_url: config.postnord_url.trim_end_matches('/').to_string(),
+            dhl_express_url: config.dhl_express_url.trim_end_matches('/').to_string(),
+        })
+    }
+}
+
+/// The value shown for a secret field (kind `password`) that is set; sending it back unchanged
+/// keeps the stored secret.
+pub const SECRET_MASK: &str = "********";
+
+/// A config value as a string (select fields may be given as JSON booleans).
+pub(crate) fn config_str<'a>(carrier: &'a Carrier, key: &str) -> Option<std::borrow::Cow<'a, str>> {
+    match carrier.fields.config.get(key)? {
+        Value::String(s) if !s.is_empty() => Some(std::borrow::Cow::Borrowed(s)),
+        Value::Bool(b) => Some(std::borrow::Cow::Owned(b.to_string())),
+        _ => None,
+    }
 }
 
 /// `prefix` followed by `digits` random decimal digits.
@@ -137,7 +225,12 @@ pub(crate) fn random_number(prefix: &str, digits: usize) -> Result<String> {
 
 /// Every adapter built into this binary.
 pub fn registry() -> Vec<Box<dyn CarrierAdapter>> {
-    vec![Box::new(sandbox::Sandbox), Box::new(manual::Manual)]
+    vec![
+        Box::new(sandbox::Sandbox),
+        Box::new(manual::Manual),
+        Box::new(postnord::PostNord),
+        Box::new(dhl_express::DhlExpress),
+    ]
 }
 
 /// The adapter for `slug`.
@@ -169,6 +262,10 @@ pub fn validate_config(
                 errors.add(at, format!("must be one of {}", allowed.join(", ")));
             }
             Some(Value::String(_)) => {}
+            // A yes/no select may be given as a JSON boolean.
+            Some(Value::Bool(b))
+                if field.kind == "select"
+                    && field.options.iter().any(|o| o.value == b.to_string()) => {}
             Some(_) => errors.add(at, "must be a string"),
         }
     }
@@ -181,7 +278,7 @@ mod tests {
     #[test]
     fn slugs_are_unique_and_findable() {
         let slugs: Vec<_> = registry().iter().map(|a| a.info().slug).collect();
-        assert_eq!(slugs, ["sandbox", "manual"]);
+        assert_eq!(slugs, ["sandbox", "manual", "postnord", "dhl_express"]);
         assert!(find("sandbox").is_some());
         assert!(find("dhl").is_none());
     }

@@ -2,7 +2,8 @@
 //! accepts any product and service; for trying Shipbase out and for tests.
 
 use super::{
-    Booking, CarrierAdapter, CarrierField, CarrierInfo, FieldOption, Offer, random_number,
+    Booking, BoxFuture, CarrierAdapter, CarrierField, CarrierInfo, Env, FieldOption, Offer,
+    random_number,
 };
 use crate::{
     error::Result,
@@ -89,16 +90,26 @@ impl CarrierAdapter for Sandbox {
         }
     }
 
-    fn book(&self, shipment: &Shipment, _carrier: &Carrier) -> Result<Booking> {
-        let tracking_numbers = (0..shipment.body.parcels.len().max(1))
-            .map(|_| random_number("SBX", 14))
-            .collect::<Result<Vec<_>>>()?;
-        let url = tracking_numbers
-            .first()
-            .map(|number| format!("https://sandbox.shipbase.invalid/track/{number}"));
-        Ok(Booking {
-            tracking_numbers,
-            tracking_url: url,
-        })
+    fn book<'a>(
+        &'a self,
+        _env: &'a Env,
+        shipment: &'a Shipment,
+        _carrier: &'a Carrier,
+    ) -> BoxFuture<'a, Result<Booking>> {
+        Box::pin(async move { book(shipment) })
     }
+}
+
+fn book(shipment: &Shipment) -> Result<Booking> {
+    let tracking_numbers = (0..shipment.body.parcels.len().max(1))
+        .map(|_| random_number("SBX", 14))
+        .collect::<Result<Vec<_>>>()?;
+    let url = tracking_numbers
+        .first()
+        .map(|number| format!("https://sandbox.shipbase.invalid/track/{number}"));
+    Ok(Booking {
+        tracking_numbers,
+        tracking_url: url,
+        labels: Vec::new(),
+    })
 }

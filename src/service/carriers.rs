@@ -13,6 +13,7 @@ use crate::{
         Actor, Ctx, Input, PageParams, billing, operations as ops, page_query, sender_addresses,
     },
     store::{self, Reader},
+    vault::Vault,
 };
 
 /// The carrier types that can be configured (SPEC row 8).
@@ -64,15 +65,18 @@ pub async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
+    let vault = ctx.vault.clone();
     ctx.commit(ops::CREATE_CARRIER.status(), move |tx| {
+        let mut carrier = carrier;
         billing::admit(tx, &carrier.org_id, Limit::Carriers)?;
+        let secrets = seal_secrets(&vault, &mut carrier.fields, None)?;
         let address = sender_addresses::require(
             tx,
             &carrier.org_id,
             &carrier.fields.sender_address_id,
             "senderAddressId",
         )?;
-        store::carriers::save(tx, &carrier)?;
+        store::carriers::save(tx, &carrier, secrets.as_deref())?;
         Ok(CarrierView {
             carrier,
             sender_address: Some(address),
@@ -110,11 +114,19 @@ pub async fn update(
     let fields = input.get()?;
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
+    let vault = ctx.vault.clone();
     ctx.db
         .write(move |tx| {
+            let mut fields = fields;
             let mut carrier = store::carriers::get(tx, &org_id, &id)?
                 .ok_or(Error::NotFound)?
                 .carrier;
+            let before = store::carriers::secrets(tx, &org_id, &id)?;
+            let kept = match (&before, fields.carrier_slug == carrier.fields.carrier_slug) {
+                (Some(sealed), true) => Some(open_secrets(&vault, sealed)?),
+                _ => None,
+            };
+            let secrets = seal_secrets(&vault, &mut fields, kept)?;
             let address = sender_addresses::require(
                 tx,
                 &org_id,
@@ -123,7 +135,7 @@ pub async fn update(
             )?;
             carrier.fields = fields;
             carrier.updated_at = now;
-            store::carriers::save(tx, &carrier)?;
+            store::carriers::save(tx, &carrier, secrets.as_deref())?;
             Ok(CarrierView {
                 carrier,
                 sender_address: Some(address),
@@ -152,4 +164,65 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 pub(crate) fn require(db: &Reader, org_id: &str, id: &str, field: &str) -> Result<CarrierView> {
     store::carriers::get(db, org_id, id)?
         .ok_or_else(|| Error::invalid(field, format!("no carrier {id} in this organization")))
+}
+
+type Secrets = serde_json::Map<String, serde_json::Value>;
+
+fn open_secrets(vault: &Vault, sealed: &str) -> Result<Secrets> {
+    serde_json::from_str(&vault.open_sealed(sealed)?)
+        .map_err(|e| Error::Internal(format!("a carrier's secrets do not decode: {e}")))
+}
+
+/// Takes the values of the carrier type's secret fields (kind `password`) out of `fields.config`,
+/// leaving `SECRET_MASK` in their place, and seals them. A field sent as the mask keeps its
+/// value in `kept` (the carrier's secrets before an update); without one it is refused.
+fn seal_secrets(
+    vault: &Vault,
+    fields: &mut CarrierFields,
+    kept: Option<Secrets>,
+) -> Result<Option<String>> {
+    let Some(adapter) = carriers::find(&fields.carrier_slug) else {
+        return Ok(None);
+    };
+    let kept = kept.unwrap_or_default();
+    let mut secrets = Secrets::new();
+    for field in adapter
+        .info()
+        .fields
+        .iter()
+        .filter(|f| f.kind == "password")
+    {
+        let Some(serde_json::Value::String(value)) = fields.config.get(field.key) else {
+            continue;
+        };
+        let value = if value == carriers::SECRET_MASK {
+            kept.get(field.key).cloned().ok_or_else(|| {
+                Error::invalid(
+                    format!("config.{}", field.key),
+                    "is the mask of a secret that is not set; give the value",
+                )
+            })?
+        } else {
+            serde_json::Value::String(value.clone())
+        };
+        secrets.insert(field.key.to_string(), value);
+        fields
+            .config
+            .insert(field.key.to_string(), carriers::SECRET_MASK.into());
+    }
+    if secrets.is_empty() {
+        return Ok(None);
+    }
+    let json = serde_json::Value::Object(secrets).to_string();
+    vault.seal(&json).map(Some)
+}
+
+/// The carrier with its secret config values in clear, for its adapter.
+pub(crate) fn reveal(vault: &Vault, db: &Reader, mut carrier: Carrier) -> Result<Carrier> {
+    if let Some(sealed) = store::carriers::secrets(db, &carrier.org_id, &carrier.id)? {
+        for (key, value) in open_secrets(vault, &sealed)? {
+            carrier.fields.config.insert(key, value);
+        }
+    }
+    Ok(carrier)
 }

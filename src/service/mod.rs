@@ -66,6 +66,8 @@ pub struct Inner {
     pub verified: oauth::access::Verified,
     /// Wakes the print worker when booking queued jobs.
     pub printing: printing::Queue,
+    /// The carrier adapters' HTTP client and API locations.
+    pub carriers: crate::carriers::Env,
 }
 
 impl Deref for Ctx {
@@ -100,6 +102,7 @@ impl Ctx {
         let rate = rate_limit::RateLimiter::new(config.limits.rate_per_second, config.limits.burst);
         let vault = Vault::open(&config.storage.secret_key, &config.storage.data_dir)?;
         let sender = Sender::new(config.webhooks.allow_private_targets)?;
+        let carriers = crate::carriers::Env::new(&config.carriers)?;
         Ok(Ctx(Arc::new(Inner {
             db,
             config,
@@ -111,6 +114,7 @@ impl Ctx {
             login: login_throttle::LoginThrottle::default(),
             verified: oauth::access::Verified::default(),
             printing: printing::Queue::default(),
+            carriers,
         })))
     }
 

@@ -67,17 +67,29 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<CarrierV
     })
 }
 
-pub fn save(tx: &Tx, c: &Carrier) -> Result<()> {
+/// Writes a carrier; `secrets` is its sealed secret values (None: it has none).
+pub fn save(tx: &Tx, c: &Carrier, secrets: Option<&str>) -> Result<()> {
     let f = &c.fields;
     tx.conn.prepare_cached(
-        "INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        "INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at, secrets)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, carrier_slug = excluded.carrier_slug,
-           config = excluded.config, sender_address_id = excluded.sender_address_id, updated_at = excluded.updated_at
+           config = excluded.config, sender_address_id = excluded.sender_address_id, updated_at = excluded.updated_at,
+           secrets = excluded.secrets
          WHERE carriers.org_id = excluded.org_id",
     )?
-    .execute(params![c.id, c.org_id, f.name, f.carrier_slug, to_json(&f.config)?, f.sender_address_id, c.created_at, c.updated_at])?;
+    .execute(params![c.id, c.org_id, f.name, f.carrier_slug, to_json(&f.config)?, f.sender_address_id, c.created_at, c.updated_at, secrets])?;
     Ok(())
+}
+
+/// The carrier's sealed secret values, if it has any.
+pub fn secrets(db: &Reader, org_id: &str, id: &str) -> Result<Option<String>> {
+    Ok(db
+        .conn
+        .prepare_cached("SELECT secrets FROM carriers WHERE org_id = ?1 AND id = ?2")?
+        .query_row([org_id, id], |r| r.get::<_, Option<String>>(0))
+        .optional()?
+        .flatten())
 }
 
 /// Whether a shipping rule still uses the carrier.

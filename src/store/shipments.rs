@@ -197,3 +197,31 @@ pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
         .execute([org_id, id])?;
     one_row(n, "shipments")
 }
+
+/// A shipment on its way with a carrier of one of `slugs`: `(org_id, shipment_id, carrier_id,
+/// tracking number)`, the least recently changed first.
+pub type InTransit = (String, String, String, String);
+
+/// Up to `limit` shipments that are booked and not yet delivered or returned, with carriers of
+/// the types in `slugs` (across organizations: the tracking refresh serves them all).
+pub fn in_transit(db: &Reader, slugs: &[&str], limit: u32) -> Result<Vec<InTransit>> {
+    if slugs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let types =
+        serde_json::to_string(slugs).map_err(|e| crate::error::Error::Internal(e.to_string()))?;
+    Ok(db
+        .conn
+        .prepare_cached(
+            "SELECT s.org_id, s.id, c.id, json_extract(s.body, '$.tracking.number')
+             FROM shipments s
+             JOIN carriers c ON c.org_id = s.org_id AND c.id = json_extract(s.body, '$.carrierSettings.carrierId')
+             WHERE s.status IN ('processing', 'partly_dispatched', 'dispatched')
+               AND json_extract(s.body, '$.tracking.number') IS NOT NULL
+               AND coalesce(json_extract(s.body, '$.tracking.status'), '') NOT IN ('delivered', 'returned')
+               AND c.carrier_slug IN (SELECT value FROM json_each(?1))
+             ORDER BY s.updated_at LIMIT ?2",
+        )?
+        .query_map(params![types, limit], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?)
+}

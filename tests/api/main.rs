@@ -8,6 +8,7 @@ mod auth;
 mod billing;
 mod browser;
 mod carriers;
+mod carriers_real;
 mod cli;
 mod crash;
 mod documents;

@@ -6,7 +6,7 @@ use poem_openapi::types::Base64;
 
 use crate::{
     carriers::{
-        self,
+        self, CarrierLabel,
         label::{self, LabelAddress, LabelInput, LabelSize},
     },
     error::{Error, Result},
@@ -54,7 +54,7 @@ pub async fn book(
         if shipment.status != ShipmentStatus::Pending {
             return Err(not_bookable(shipment.status));
         }
-        let carrier = carrier_of(db, &shipment)?;
+        let carrier = carrier_of(ctx, db, &shipment)?;
         let documents = match asked {
             Some(kinds) => kinds,
             None => paperwork::of_rule(paperwork::rule_of(db, &shipment)?.as_ref()),
@@ -69,7 +69,7 @@ pub async fn book(
     })?;
     let now = ctx.now();
     let seen = shipment.updated_at.clone();
-    let booked = prepare(shipment, carrier, now.clone(), extra).await?;
+    let booked = prepare(ctx, shipment, carrier, now.clone(), extra).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     let view = ctx
         .commit(ops::BOOK_SHIPMENT.status(), move |tx| {
@@ -109,34 +109,38 @@ fn not_bookable(status: ShipmentStatus) -> Error {
     ))
 }
 
-/// The carrier named by the shipment's carrier settings.
-pub(crate) fn carrier_of(db: &Reader, shipment: &Shipment) -> Result<Carrier> {
+/// The carrier named by the shipment's carrier settings, with its secrets in clear (for its
+/// adapter only; never answered).
+pub(crate) fn carrier_of(ctx: &Ctx, db: &Reader, shipment: &Shipment) -> Result<Carrier> {
     let carrier_id = &shipment.body.carrier_settings.carrier_id;
-    store::carriers::get(db, &shipment.org_id, carrier_id)?
+    let carrier = store::carriers::get(db, &shipment.org_id, carrier_id)?
         .map(|view| view.carrier)
         .ok_or_else(|| {
             Error::InvalidState(format!(
                 "the shipment's carrier {carrier_id} no longer exists"
             ))
-        })
+        })?;
+    crate::service::carriers::reveal(&ctx.vault, db, carrier)
 }
 
-/// Asks the carrier and renders the labels, off the async workers.
+/// Asks the carrier (over the network, for real carriers), then renders what is Shipbase's to
+/// render (labels the carrier did not make, customs documents) off the async workers.
 pub(crate) async fn prepare(
+    ctx: &Ctx,
     shipment: Shipment,
     carrier: Carrier,
     now: String,
     extra: Extra,
 ) -> Result<Booked> {
+    let adapter = carriers::find(&carrier.fields.carrier_slug).ok_or_else(|| {
+        Error::InvalidState(format!(
+            "carrier type {} is not available",
+            carrier.fields.carrier_slug
+        ))
+    })?;
+    let booking = adapter.book(&ctx.carriers, &shipment, &carrier).await?;
     let work = move || {
-        let adapter = carriers::find(&carrier.fields.carrier_slug).ok_or_else(|| {
-            Error::InvalidState(format!(
-                "carrier type {} is not available",
-                carrier.fields.carrier_slug
-            ))
-        })?;
         let mut shipment = shipment;
-        let booking = adapter.book(&shipment, &carrier)?;
         // One per parcel (and one for a shipment without parcels).
         if booking.tracking_numbers.len() != shipment.body.parcels.len().max(1) {
             return Err(Error::Internal(format!(
@@ -154,7 +158,11 @@ pub(crate) async fn prepare(
         {
             parcel.tracking_number = Some(number.clone());
         }
-        let mut documents = labels(&shipment, &carrier, &now)?;
+        let mut documents = if booking.labels.is_empty() {
+            labels(&shipment, &carrier, &now)?
+        } else {
+            carrier_labels(&shipment, booking.labels, &now)
+        };
         documents.extend(paperwork::render(
             &extra.documents,
             &shipment,
@@ -175,6 +183,24 @@ pub(crate) async fn prepare(
         })
     };
     crate::blocking::run(work).await
+}
+
+/// The carrier's own label files as the shipment's label documents.
+fn carrier_labels(shipment: &Shipment, labels: Vec<CarrierLabel>, now: &str) -> Vec<Document> {
+    labels
+        .into_iter()
+        .map(|label| Document {
+            id: ids::new(ids::DOCUMENT),
+            org_id: shipment.org_id.clone(),
+            shipment_id: shipment.id.clone(),
+            document_type: document::LABEL.into(),
+            format: label.format.into(),
+            size: label.size.into(),
+            content: Base64(label.content),
+            created_at: now.to_string(),
+            updated_at: now.to_string(),
+        })
+        .collect()
 }
 
 /// Puts a booking on the shipment (tracking, status processing); returns its documents, for

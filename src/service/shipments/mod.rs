@@ -25,6 +25,7 @@ use crate::{
 };
 
 mod booking;
+pub mod carrier_tracking;
 mod edit;
 mod paperwork;
 mod returns;

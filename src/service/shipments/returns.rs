@@ -34,10 +34,10 @@ pub async fn create_return(
         check_returnable(&original)?;
         let settings = return_settings(db, &original)?;
         let ret = build(&original, settings, &at);
-        let carrier = carrier_of(db, &ret)?;
+        let carrier = carrier_of(ctx, db, &ret)?;
         Ok((original, ret, carrier))
     })?;
-    let booked = prepare(ret.clone(), carrier, now.clone(), Extra::default()).await?;
+    let booked = prepare(ctx, ret.clone(), carrier, now.clone(), Extra::default()).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.commit(ops::CREATE_RETURN_SHIPMENT.status(), move |tx| {
         let current = require(tx, &org_id, &id)?;

@@ -48,7 +48,8 @@ pub async fn send(carrier: &str, request: RequestBuilder) -> Result<Answer> {
                 });
             }
             Err(e) if e.is_connect() && attempt < RETRIES.len() => {
-                tracing::info!(carrier, error = %e, "carrier connection failed; retrying");
+                let error = without_url(&e);
+                tracing::info!(carrier, error, "carrier connection failed; retrying");
                 tokio::time::sleep(RETRIES[attempt]).await;
                 attempt += 1;
             }

@@ -23,6 +23,7 @@ mod manual;
 pub mod pdf_merge;
 mod postnord;
 mod sandbox;
+mod wire;
 
 /// One configuration field of a carrier type (SPEC §2 CarrierField).
 #[derive(Clone, Debug)]

@@ -1,0 +1,97 @@
+//! The EDI instruction PostNord's Booking API takes.
+
+use serde_json::{Value, json};
+
+use crate::{
+    carriers::{
+        config_str,
+        wire::{cut, round3},
+    },
+    error::{Error, Result},
+    model::{
+        carrier::Carrier,
+        shipment::{Party, Shipment},
+    },
+};
+
+/// The EDI instruction for one shipment, its parcels as goods items of one item each; item ids
+/// "0" ask PostNord to number the parcels.
+pub(super) fn instruction(shipment: &Shipment, carrier: &Carrier) -> Result<Value> {
+    let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
+    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
+        return Err(Error::InvalidState(
+            "a PostNord booking needs a sender and a receiver".into(),
+        ));
+    };
+    let weights: Vec<f64> = shipment
+        .body
+        .parcels
+        .iter()
+        .map(|p| round3(p.weight_kg()))
+        .collect();
+    let items: Vec<Value> = weights
+        .iter()
+        .map(|w| {
+            json!({"packageTypeCode": "PC", "items": [{
+                "itemIdentification": {"itemId": "0"},
+                "grossWeight": {"value": w, "unit": "KGM"}}]})
+        })
+        .collect();
+    let mut application = json!({"name": "Shipbase", "version": env!("CARGO_PKG_VERSION")});
+    if let Some(id) = config_str(carrier, "applicationId").and_then(|v| v.parse::<i64>().ok()) {
+        application["applicationId"] = id.into();
+    }
+    let settings = &shipment.body.carrier_settings;
+    Ok(json!({
+        "messageDate": crate::model::time::format(::time::OffsetDateTime::now_utc()),
+        "messageFunction": "Instruction",
+        "messageId": shipment.id,
+        "updateIndicator": "Original",
+        "application": application,
+        "shipment": [{
+            "service": {"basicServiceCode": settings.product_id, "additionalServiceCode": settings.services},
+            "numberOfPackages": {"value": items.len()},
+            "totalGrossWeight": {"value": round3(weights.iter().sum()), "unit": "KGM"},
+            "references": [{"referenceNo": cut(&shipment.reference, 35), "referenceType": "CU"}],
+            "parties": {
+                "consignor": {
+                    "issuerCode": config_str(carrier, "issuerCode").unwrap_or_default(),
+                    "partyIdentification": {
+                        "partyId": config_str(carrier, "customerNumber").unwrap_or_default(),
+                        "partyIdType": "160"
+                    },
+                    "party": party_json(sender, false)
+                },
+                "consignee": {"party": party_json(receiver, true)}
+            },
+            "goodsItem": items
+        }]
+    }))
+}
+
+fn party_json(p: &Party, consignee: bool) -> Value {
+    let mut streets = vec![cut(&p.address1, 50)];
+    if let Some(a2) = p.address2.as_deref().filter(|a| !a.is_empty()) {
+        streets.push(cut(a2, 50));
+    }
+    let mut name = json!({"name": cut(&p.name, 60)});
+    if let Some(att) = p.attention.as_deref().filter(|a| !a.is_empty()) {
+        name["careOfName"] = cut(att, 60).into();
+    }
+    let mut contact = serde_json::Map::new();
+    if let Some(email) = p.email.as_deref().filter(|e| !e.is_empty()) {
+        contact.insert("emailAddress".into(), cut(email, 70).into());
+    }
+    if let Some(phone) = p.phone.as_deref().filter(|e| !e.is_empty()) {
+        contact.insert("phoneNo".into(), cut(phone, 50).into());
+        if consignee {
+            // The number PostNord texts the receiver's notifications to.
+            contact.insert("smsNo".into(), cut(phone, 50).into());
+        }
+    }
+    json!({
+        "nameIdentification": name,
+        "address": {"streets": streets, "postalCode": p.postal_code, "city": cut(&p.city, 35), "countryCode": p.country_code},
+        "contact": contact
+    })
+}

@@ -49,8 +49,7 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
             "/mcp",
             poem::get(crate::mcp::get)
                 .post(crate::mcp::post)
-                .delete(crate::mcp::delete)
-                .data(Arc::new(crate::mcp::sessions::Sessions::default())),
+                .delete(crate::mcp::delete),
         )
         .at(
             "/openapi.json",

@@ -4,8 +4,6 @@
 //! (live on every request) → era framing → method → tool. Each tool is a REST operation called
 //! in-process with the connection's actor (`dispatch`), so MCP and REST share every check.
 
-use std::sync::Arc;
-
 use poem::{
     Request, Response, handler,
     http::{StatusCode, header},
@@ -30,17 +28,12 @@ pub mod sessions;
 use era::Era;
 use jsonrpc::{Failure, Framing, Incoming, Message, answer};
 use methods::Revision;
-use sessions::{Session, Sessions};
+use sessions::Session;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 
 #[handler]
-pub async fn post(
-    req: &Request,
-    Data(ctx): Data<&Ctx>,
-    Data(sessions): Data<&Arc<Sessions>>,
-    body: Vec<u8>,
-) -> Response {
+pub async fn post(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Response {
     let actor = match gate(req, ctx).await {
         Ok(actor) => actor,
         Err(response) => return response,
@@ -67,7 +60,7 @@ pub async fn post(
     };
     let outcome = match era::of(&message, req.headers()) {
         Era::Modern => modern(ctx, &actor, &message, req).await,
-        Era::Legacy => legacy(ctx, &actor, &message, req, sessions).await,
+        Era::Legacy => legacy(ctx, &actor, &message, req).await,
     };
     match outcome {
         Ok(Reply::Accepted) => jsonrpc::accepted(),
@@ -137,7 +130,6 @@ async fn legacy(
     actor: &Actor,
     message: &Message,
     req: &Request,
-    sessions: &Sessions,
 ) -> Result<Reply, Failure> {
     let id = message.id.clone();
     if message.method == "initialize" {
@@ -162,23 +154,30 @@ async fn legacy(
             ));
         }
         let (version, result) = methods::initialize(actor, requested);
-        let session = sessions.open(Session {
-            connection_id: actor.credential_id().unwrap_or_default().to_string(),
-            user_id: actor.user_id.clone().unwrap_or_default(),
-            protocol_version: version,
-            initialized: false,
-        });
+        let session = sessions::open(
+            ctx,
+            Session {
+                connection_id: actor.credential_id().unwrap_or_default().to_string(),
+                user_id: actor.user_id.clone().unwrap_or_default(),
+                protocol_version: version,
+                initialized: false,
+            },
+        )
+        .await
+        .map_err(|e| internal(id.clone(), e))?;
         return Ok(Reply::Result {
             result,
             session: Some(session),
         });
     }
-    let (session_id, session) = session_of(req, actor, sessions, id.clone())?;
+    let (session_id, session) = session_of(ctx, req, actor, id.clone()).await?;
     era::check_legacy_version(req.headers(), id.clone(), Some(&session.protocol_version))?;
     let revision = Revision::of_legacy(&session.protocol_version);
     if id.is_none() {
         if message.method == "notifications/initialized" {
-            sessions.mark_initialized(&session_id);
+            sessions::mark_initialized(ctx, &session_id)
+                .await
+                .map_err(|e| internal(None, e))?;
         }
         return Ok(Reply::Accepted);
     }
@@ -203,10 +202,10 @@ async fn legacy(
 
 /// The session a legacy request names: 400 without one, 404 when unknown, ended, or another
 /// credential's (a session belongs to the user and connection that opened it).
-fn session_of(
+async fn session_of(
+    ctx: &Ctx,
     req: &Request,
     actor: &Actor,
-    sessions: &Sessions,
     id: Option<serde_json::Value>,
 ) -> Result<(String, Session), Failure> {
     let Some(session_id) = req
@@ -225,7 +224,10 @@ fn session_of(
         Some(s.connection_id.as_str()) == actor.credential_id()
             && Some(&s.user_id) == actor.user_id.as_ref()
     };
-    match sessions.get(session_id) {
+    let found = sessions::get(ctx, session_id)
+        .await
+        .map_err(|e| internal(id.clone(), e))?;
+    match found {
         Some(session) if mine(&session) => Ok((session_id.to_string(), session)),
         _ => Err(Failure::new(
             StatusCode::NOT_FOUND,
@@ -250,20 +252,16 @@ pub async fn get(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
 
 /// DELETE: ends a legacy session.
 #[handler]
-pub async fn delete(
-    req: &Request,
-    Data(ctx): Data<&Ctx>,
-    Data(sessions): Data<&Arc<Sessions>>,
-) -> Response {
+pub async fn delete(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
     let actor = match gate(req, ctx).await {
         Ok(actor) => actor,
         Err(response) => return response,
     };
-    match session_of(req, &actor, sessions, None) {
-        Ok((session_id, _)) => {
-            sessions.close(&session_id);
-            Response::builder().status(StatusCode::OK).finish()
-        }
+    match session_of(ctx, req, &actor, None).await {
+        Ok((session_id, _)) => match sessions::close(ctx, &session_id).await {
+            Ok(_) => Response::builder().status(StatusCode::OK).finish(),
+            Err(e) => failure(Framing::Json, internal(None, e)),
+        },
         Err(err) => failure(Framing::Json, err),
     }
 }
@@ -361,4 +359,15 @@ fn failure(framing: Framing, failure: Failure) -> Response {
         Framing::Json
     };
     answer(framing, failure.status, &failure.body())
+}
+
+/// A storage failure while handling a message: logged, answered as a JSON-RPC internal error.
+fn internal(id: Option<serde_json::Value>, err: crate::error::Error) -> Failure {
+    tracing::error!(error = %err, "MCP session storage failed");
+    Failure::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        id,
+        jsonrpc::INTERNAL_ERROR,
+        "Internal error",
+    )
 }

@@ -1,7 +1,8 @@
 //! What the server removes every hour (run by the webhook worker's loop): delivered events and
 //! delivery log rows past `webhooks.retention_days`, idempotency keys past their 24 hours,
 //! expired sessions, authorization codes and refresh tokens, and registered OAuth clients that
-//! never got a connection within 30 days.
+//! never got a connection within 30 days, legacy MCP sessions unused for an hour, and sign-in
+//! failures an hour old.
 
 use crate::{
     error::Result,
@@ -18,6 +19,11 @@ pub async fn run(ctx: &Ctx) -> Result<()> {
     let events_before = now - ::time::Duration::days(i64::from(ctx.config.webhooks.retention_days));
     let keys_before = time::format(now - ::time::Duration::hours(idempotency::KEEP_HOURS));
     let clients_before = time::format(now - ::time::Duration::days(UNUSED_CLIENT_DAYS));
+    let mcp_before =
+        time::format(now - ::time::Duration::seconds(crate::mcp::sessions::IDLE_SECONDS));
+    let failures_before = time::format(
+        now - ::time::Duration::seconds(crate::service::login_throttle::FORGET_AFTER_SECONDS),
+    );
     let now = time::format(now);
     let removed = ctx
         .db
@@ -26,7 +32,8 @@ pub async fn run(ctx: &Ctx) -> Result<()> {
                 + store::idempotency::prune(tx, &keys_before)?
                 + store::sessions::prune(tx, &now)?
                 + store::oauth::prune(tx, &now)?
-                + store::oauth::prune_unused_clients(tx, &clients_before)?)
+                + store::oauth::prune_unused_clients(tx, &clients_before)?
+                + store::shared_state::prune(tx, &mcp_before, &failures_before)?)
         })
         .await?;
     if removed > 0 {

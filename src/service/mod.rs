@@ -60,8 +60,6 @@ pub struct Inner {
     pub sender: Sender,
     /// The access-token signing key, loaded on first use (`oauth::keys`).
     pub keys: tokio::sync::OnceCell<Arc<oauth::keys::Keys>>,
-    /// Failed sign-ins, per account and address.
-    pub login: login_throttle::LoginThrottle,
     /// Access tokens whose signature was checked.
     pub verified: oauth::access::Verified,
     /// Wakes the print worker when booking queued jobs.
@@ -111,7 +109,6 @@ impl Ctx {
             vault,
             sender,
             keys: tokio::sync::OnceCell::new(),
-            login: login_throttle::LoginThrottle::default(),
             verified: oauth::access::Verified::default(),
             printing: printing::Queue::default(),
             carriers,

@@ -11,7 +11,7 @@ use crate::{
     model::{org::User, time},
     service::{
         Actor, Ctx,
-        login_throttle::Key,
+        login_throttle::{self, Key},
         oauth::{self, hash},
     },
     store,
@@ -42,7 +42,7 @@ pub async fn sign_in(
     let mut keys = vec![Key::Account(email.clone())];
     keys.extend(address.map(|ip| Key::Address(ip.to_string())));
     let now = ctx.clock.now();
-    if let Some(retry_after) = ctx.login.wait(&keys, now) {
+    if let Some(retry_after) = login_throttle::wait(ctx, &keys, now)? {
         return Ok(SignIn::Throttled { retry_after });
     }
     let lookup = email.clone();
@@ -58,11 +58,11 @@ pub async fn sign_in(
     let user = match (user, matches) {
         (Some(user), true) => user,
         _ => {
-            ctx.login.failed(&keys, now);
+            login_throttle::failed(ctx, &keys, now).await?;
             return Ok(SignIn::Refused);
         }
     };
-    ctx.login.succeeded(&keys[0]);
+    login_throttle::succeeded(ctx, &keys[0]).await?;
     let token = oauth::new_secret()?;
     let (token_hash, user_id) = (hash(&token), user.id.clone());
     let (created, expires) = (

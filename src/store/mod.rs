@@ -29,6 +29,7 @@ mod point;
 pub mod printers;
 pub mod sender_addresses;
 pub mod sessions;
+pub mod shared_state;
 pub mod shipments;
 pub mod shipping_rules;
 mod tx;

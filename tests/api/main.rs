@@ -31,6 +31,7 @@ mod quotes;
 mod rate_limits;
 mod receiver;
 mod sender_addresses;
+mod shared_state;
 mod shipment_ops;
 mod shipments;
 mod shipping_rules;

@@ -1,0 +1,95 @@
+//! `login_failures` and `mcp_sessions`: short-lived state that every process serving the
+//! database must see alike.
+
+use rusqlite::{OptionalExtension, params};
+
+use crate::{
+    error::Result,
+    store::{Reader, Tx},
+};
+
+/// Failures counted for a throttle key: `(count, last failure)`.
+pub fn failures(db: &Reader, key: &str) -> Result<Option<(u32, String)>> {
+    Ok(db
+        .conn
+        .prepare_cached("SELECT count, last_at FROM login_failures WHERE key = ?1")?
+        .query_row([key], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+pub fn set_failures(tx: &Tx, key: &str, count: u32, last_at: &str) -> Result<()> {
+    tx.conn
+        .prepare_cached(
+            "INSERT INTO login_failures (key, count, last_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (key) DO UPDATE SET count = excluded.count, last_at = excluded.last_at",
+        )?
+        .execute(params![key, count, last_at])?;
+    Ok(())
+}
+
+pub fn clear_failures(tx: &Tx, key: &str) -> Result<()> {
+    tx.conn
+        .prepare_cached("DELETE FROM login_failures WHERE key = ?1")?
+        .execute([key])?;
+    Ok(())
+}
+
+/// A legacy MCP session as kept: `(connection_id, user_id, protocol_version, initialized,
+/// last_used_at)`.
+pub type McpSession = (String, String, String, bool, String);
+
+pub fn open_session(tx: &Tx, id_hash: &str, session: &McpSession) -> Result<()> {
+    let (connection_id, user_id, version, initialized, used) = session;
+    tx.conn
+        .prepare_cached(
+            "INSERT INTO mcp_sessions (id_hash, connection_id, user_id, protocol_version, initialized, last_used_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![id_hash, connection_id, user_id, version, initialized, used])?;
+    Ok(())
+}
+
+pub fn session(db: &Reader, id_hash: &str) -> Result<Option<McpSession>> {
+    Ok(db
+        .conn
+        .prepare_cached(
+            "SELECT connection_id, user_id, protocol_version, initialized, last_used_at
+             FROM mcp_sessions WHERE id_hash = ?1",
+        )?
+        .query_row([id_hash], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .optional()?)
+}
+
+/// Marks a session used at `at` (and initialized, when `initialized`).
+pub fn touch_session(tx: &Tx, id_hash: &str, at: &str, initialized: bool) -> Result<()> {
+    tx.conn
+        .prepare_cached(
+            "UPDATE mcp_sessions SET last_used_at = ?2, initialized = initialized OR ?3 WHERE id_hash = ?1",
+        )?
+        .execute(params![id_hash, at, initialized])?;
+    Ok(())
+}
+
+/// Ends a session; false when there was none.
+pub fn close_session(tx: &Tx, id_hash: &str) -> Result<bool> {
+    Ok(tx
+        .conn
+        .prepare_cached("DELETE FROM mcp_sessions WHERE id_hash = ?1")?
+        .execute([id_hash])?
+        > 0)
+}
+
+/// Forgets sessions unused and failures unrepeated since `before`.
+pub fn prune(tx: &Tx, sessions_before: &str, failures_before: &str) -> Result<usize> {
+    let sessions = tx
+        .conn
+        .prepare_cached("DELETE FROM mcp_sessions WHERE last_used_at < ?1")?
+        .execute([sessions_before])?;
+    let failures = tx
+        .conn
+        .prepare_cached("DELETE FROM login_failures WHERE last_at < ?1")?
+        .execute([failures_before])?;
+    Ok(sessions + failures)
+}

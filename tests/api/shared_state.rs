@@ -1,0 +1,56 @@
+//! State that every process serving one database must share (DESIGN §18): two `Ctx`s opened on
+//! the same data directory stand for two `shipbase serve` processes.
+
+use shipbase::{
+    config::Config,
+    mcp::sessions::{self, Session},
+    service::{
+        Ctx,
+        login_throttle::{self, Key},
+    },
+};
+
+fn two_processes() -> (tempfile::TempDir, Ctx, Ctx) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::default();
+    config.storage.data_dir = dir.path().to_path_buf();
+    let first = Ctx::open(config.clone()).unwrap();
+    let second = Ctx::open(config).unwrap();
+    (dir, first, second)
+}
+
+#[tokio::test]
+async fn a_legacy_mcp_session_opened_by_one_process_goes_on_in_another() {
+    let (_dir, first, second) = two_processes();
+    let session = Session {
+        connection_id: "con_1".into(),
+        user_id: "usr_1".into(),
+        protocol_version: "2025-06-18".into(),
+        initialized: false,
+    };
+    let id = sessions::open(&first, session.clone()).await.unwrap();
+    assert_eq!(sessions::get(&second, &id).await.unwrap(), Some(session));
+    sessions::mark_initialized(&second, &id).await.unwrap();
+    assert!(
+        sessions::get(&first, &id)
+            .await
+            .unwrap()
+            .unwrap()
+            .initialized
+    );
+    assert!(sessions::close(&first, &id).await.unwrap());
+    assert_eq!(sessions::get(&second, &id).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn failed_sign_ins_counted_by_one_process_throttle_in_another() {
+    let (_dir, first, second) = two_processes();
+    let keys = [Key::Account("victim@example.com".into())];
+    let now = first.clock.now();
+    for _ in 0..6 {
+        login_throttle::failed(&first, &keys, now).await.unwrap();
+    }
+    assert_eq!(login_throttle::wait(&second, &keys, now).unwrap(), Some(2));
+    login_throttle::succeeded(&second, &keys[0]).await.unwrap();
+    assert_eq!(login_throttle::wait(&first, &keys, now).unwrap(), None);
+}

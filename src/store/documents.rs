@@ -65,3 +65,19 @@ pub fn get(db: &Reader, org_id: &str, shipment_id: &str, id: &str) -> Result<Opt
         .query_row([org_id, shipment_id, id], from_row)
         .optional()?)
 }
+
+/// The position (from 1) of document `id` among the shipment's documents of its type, in the
+/// order they were made; reads no content.
+pub fn ordinal(db: &Reader, org_id: &str, shipment_id: &str, id: &str) -> Result<Option<usize>> {
+    let n: Option<i64> = db
+        .conn
+        .prepare_cached(
+            "SELECT COUNT(*) FROM documents o
+             JOIN documents d ON d.org_id = o.org_id AND d.shipment_id = o.shipment_id AND d.document_type = o.document_type
+             WHERE d.org_id = ?1 AND d.shipment_id = ?2 AND d.id = ?3
+               AND (o.created_at, o.id) <= (d.created_at, d.id)",
+        )?
+        .query_row([org_id, shipment_id, id], |r| r.get(0))
+        .optional()?;
+    Ok(n.filter(|n| *n > 0).and_then(|n| usize::try_from(n).ok()))
+}

@@ -339,22 +339,10 @@ pub async fn document(
     actor.authorize(org_id, &ops::GET_SHIPMENT_DOCUMENT)?;
     ctx.db.point(|db| {
         let shipment = require(db, org_id, shipment_id)?;
-        let documents = store::documents::of_shipment(db, org_id, shipment_id)?;
-        let kind = documents
-            .iter()
-            .find(|d| d.id == id)
-            .map(|d| d.document_type.clone())
-            .ok_or(Error::NotFound)?;
-        let n = documents
-            .iter()
-            .filter(|d| d.document_type == kind)
-            .position(|d| d.id == id)
-            .unwrap_or(0);
-        let document = documents
-            .into_iter()
-            .find(|d| d.id == id)
-            .ok_or(Error::NotFound)?;
-        let filename = filename(&shipment.reference, &document, n + 1);
+        let document =
+            store::documents::get(db, org_id, shipment_id, id)?.ok_or(Error::NotFound)?;
+        let n = store::documents::ordinal(db, org_id, shipment_id, id)?.unwrap_or(1);
+        let filename = filename(&shipment.reference, &document, n);
         Ok(Download { document, filename })
     })
 }

@@ -35,34 +35,9 @@ fi
 # The flow runs next to its node_modules, so that `import 'playwright-core'` resolves.
 cp tests/browser/flow.mjs "$cache/flow.mjs"
 
-work=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-port=$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
-base="http://127.0.0.1:$port"
 export SHIPBASE_LOG__LEVEL=${SHIPBASE_LOG__LEVEL:-info} NO_COLOR=1
-
-"$bin" serve --listen "127.0.0.1:$port" --data-dir "$work/data" --base-url "$base" > "$work/server.log" 2>&1 &
-server=$!
-server_log() {
-  echo "== server log (last 50 lines)"
-  tail -50 "$work/server.log" || true
-}
-deadline=$((SECONDS + 30))
-until curl -fs -o /dev/null "$base/health"; do
-  if ! kill -0 "$server" 2>/dev/null; then
-    echo "browser.sh: the server exited before it answered /health" >&2; server_log; exit 1
-  fi
-  if [ "$SECONDS" -ge "$deadline" ]; then
-    echo "browser.sh: no 200 from $base/health within 30 s" >&2; server_log; exit 1
-  fi
-  sleep 0.1
-done
+source .ci/lib.sh
+server_start browser.sh "$bin" --base-url "$base"
 
 # One owner of two organizations, so that the consent page offers a choice.
 email=owner@acme.test

@@ -26,35 +26,9 @@ if [ "$(cat "$venv/.stamp" 2>/dev/null || true)" != "$stamp" ] || ! "$venv/bin/p
   echo "$stamp" > "$venv/.stamp"
 fi
 
-work=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-base="http://127.0.0.1:$port"
 export SHIPBASE_LOG__LEVEL=${SHIPBASE_LOG__LEVEL:-info} NO_COLOR=1
-
-SHIPBASE_OAUTH__ACCESS_TOKEN_TTL_SECONDS=3 \
-  "$bin" serve --listen "127.0.0.1:$port" --data-dir "$work/data" --base-url "$base" > "$work/server.log" 2>&1 &
-server=$!
-server_log() {
-  echo "== server log (last 60 lines)"
-  tail -60 "$work/server.log" || true
-}
-deadline=$((SECONDS + 30))
-until curl -fs -o /dev/null "$base/health"; do
-  if ! kill -0 "$server" 2>/dev/null; then
-    echo "mcp-sdk.sh: the server exited before it answered /health" >&2; server_log; exit 1
-  fi
-  if [ "$SECONDS" -ge "$deadline" ]; then
-    echo "mcp-sdk.sh: no 200 from $base/health within 30 s" >&2; server_log; exit 1
-  fi
-  sleep 0.1
-done
+source .ci/lib.sh
+SHIPBASE_OAUTH__ACCESS_TOKEN_TTL_SECONDS=3 server_start mcp-sdk.sh "$bin" --base-url "$base"
 
 email=sdk@example.com
 pw="sdk-test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"

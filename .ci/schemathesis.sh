@@ -17,30 +17,14 @@ if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$version"; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
 fi
 
-work=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-base="http://127.0.0.1:$port"
 # Rate limiting off: the fuzzer sends far more than a client would, and 429s would hide answers.
 export SHIPBASE_LIMITS__RATE_PER_SECOND=0 SHIPBASE_LOG__LEVEL=warn
+source .ci/lib.sh
 "$bin" --data-dir "$work/data" org create --name Fuzz --slug fuzz --email fuzz@example.com \
   --user-name "Fuzz Owner" --json > "$work/org.json"
 org=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["org"]["id"])' < "$work/org.json")
 token=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])' < "$work/org.json")
-
-"$bin" serve --listen "127.0.0.1:$port" --data-dir "$work/data" > "$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 1 100); do
-  curl -fs "$base/health" > /dev/null 2>&1 && break
-  sleep 0.1
-done
-curl -fs "$base/health" > /dev/null
+server_start schemathesis.sh "$bin"
 
 # A few real resources, so that some generated requests reach past the 404s.
 post() { curl -sS --fail-with-body "$base/orgs/$org/$1" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d "$2"; }

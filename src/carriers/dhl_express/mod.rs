@@ -3,6 +3,7 @@
 //! tracking by piece. HTTP Basic authentication; the test and production URLs differ by path.
 
 mod answer;
+mod customs;
 mod request;
 
 use super::{

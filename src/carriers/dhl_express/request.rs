@@ -40,12 +40,11 @@ pub(super) fn shipment_request(
     let declarable = sender.country_code != receiver.country_code
         && !(CUSTOMS_UNION.contains(&sender.country_code.as_str())
             && CUSTOMS_UNION.contains(&receiver.country_code.as_str()));
-    if declarable {
-        return Err(Error::InvalidState(format!(
-            "DHL Express shipments from {} to {} need a customs declaration, which Shipbase does not send to DHL yet; ship within the EU customs union or domestically",
-            sender.country_code, receiver.country_code
-        )));
-    }
+    let declared = if declarable {
+        Some(super::customs::declaration(shipment, now.date())?)
+    } else {
+        None
+    };
     let packages: Vec<Value> = shipment
         .body
         .parcels
@@ -76,7 +75,7 @@ pub(super) fn shipment_request(
     };
     let template = config_str(carrier, "labelTemplate")
         .map_or_else(|| "ECOM26_84_001".to_string(), |t| t.into_owned());
-    Ok(json!({
+    let mut request = json!({
         "plannedShippingDateAndTime": planned(now),
         "pickup": {"isRequested": false},
         "productCode": settings.product_id,
@@ -99,7 +98,15 @@ pub(super) fn shipment_request(
             "unitOfMeasurement": "metric"
         },
         "getAdditionalInformation": [{"typeCode": "linkLabelsByPieces", "isRequested": true}]
-    }))
+    });
+    if let Some((declaration, value, currency)) = declared {
+        let content = &mut request["content"];
+        content["isCustomsDeclarable"] = true.into();
+        content["declaredValue"] = value.into();
+        content["declaredValueCurrency"] = currency.into();
+        content["exportDeclaration"] = declaration;
+    }
+    Ok(request)
 }
 
 /// Today at the moment of booking, as MyDHL writes times: `YYYY-MM-DDTHH:MM:SS GMT+00:00`.

@@ -146,6 +146,48 @@ fn dhl(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode, Val
         v.push("/content/description must not start with whitespace".into());
     }
     one_of(body, "/content/incoterm", &INCOTERMS, v);
+    if body.pointer("/content/isCustomsDeclarable") == Some(&json!(true)) {
+        // "If the shipment is dutiable, exportDeclaration element must be provided."
+        for (i, _) in array(body, "/content/exportDeclaration/lineItems", 1, 999, v)
+            .iter()
+            .enumerate()
+        {
+            let at = |rest: &str| format!("/content/exportDeclaration/lineItems/{i}{rest}");
+            number(body, &at("/number"), 1.0, v);
+            text(body, &at("/description"), 1, 512, v);
+            number(body, &at("/price"), 0.0, v);
+            number(body, &at("/quantity/value"), 1.0, v);
+            one_of(
+                body,
+                &at("/quantity/unitOfMeasurement"),
+                &["PCS", "EA", "X", "BOX", "SET"],
+                v,
+            );
+            text(body, &at("/manufacturerCountry"), 2, 2, v);
+            if body
+                .pointer(&at("/weight/grossValue"))
+                .or(body.pointer(&at("/weight/netValue")))
+                .is_none()
+            {
+                v.push(format!(
+                    "{}: either the gross or the net weight",
+                    at("/weight")
+                ));
+            }
+        }
+        if body.pointer("/content/exportDeclaration/invoice").is_some() {
+            text(body, "/content/exportDeclaration/invoice/number", 1, 35, v);
+            let date = text(body, "/content/exportDeclaration/invoice/date", 10, 10, v);
+            if time::Date::parse(
+                &date,
+                time::macros::format_description!("[year]-[month]-[day]"),
+            )
+            .is_err()
+            {
+                v.push(format!("invoice date {date:?} is not YYYY-MM-DD"));
+            }
+        }
+    }
     one_of(
         body,
         "/content/unitOfMeasurement",
@@ -291,7 +333,7 @@ async fn books_with_dhls_labels_one_per_package_in_order() {
 }
 
 #[tokio::test]
-async fn refusals_are_422_outages_502_and_customs_routes_are_refused_before_calling() {
+async fn refusals_are_422_outages_502_and_dutiable_routes_carry_an_export_declaration() {
     let replay = Replay::start(dhl).await;
     let shop = setup(&format!(
         "[carriers]\ndhl_express_url = \"{}{PREFIX}\"\ntimeout_seconds = 1\n",
@@ -338,7 +380,8 @@ async fn refusals_are_422_outages_502_and_customs_routes_are_refused_before_call
         (&json!("pending"), &json!([]))
     );
 
-    // Denmark to Norway needs a customs declaration: refused before DHL is asked.
+    // Denmark to Norway needs a customs declaration, made from the order lines; lines that lack
+    // what customs needs are refused before DHL is asked.
     replay.set(Scenario::Ok);
     let asked = replay.requests().len();
     let mut body = shop.shop.body();
@@ -346,20 +389,53 @@ async fn refusals_are_422_outages_502_and_customs_routes_are_refused_before_call
     body["carrierSettings"]["productId"] = json!("P");
     body["parties"][0]["countryCode"] = json!("NO");
     body["parties"][0]["postalCode"] = json!("0150");
-    let id = crate::fixtures::id_of(&shop.shop.create(body).await);
+    body["parcels"] = json!([{"weight": 2.0, "orderLines": [{"sku": "TS-1", "quantity": 2}]}]);
+    let id = crate::fixtures::id_of(&shop.shop.create(body.clone()).await);
     let problem = shop
         .shop
         .post(&id, "/book", json!({}))
         .await
         .problem(409, "invalid_state");
     assert!(
-        problem["detail"]
-            .as_str()
-            .unwrap()
-            .contains("customs declaration"),
+        problem["detail"].as_str().unwrap().contains("unitPrice"),
         "{problem}"
     );
     assert_eq!(replay.requests().len(), asked);
+    body["parcels"] = json!([{"weight": 2.0, "orderLines": [
+        {"sku": "TS-1", "quantity": 3, "description": "Cotton T-shirt", "unitPrice": 100.0, "currency": "DKK",
+         "countryOfOrigin": "PT", "tarrifNumber": "610910"},
+        {"sku": "MUG-7", "quantity": 1, "unitPrice": 60.0, "currency": "DKK", "countryOfOrigin": "DK"}]}]);
+    let id = crate::fixtures::id_of(&shop.shop.create(body).await);
+    let booked = shop.shop.app.book_shipment(&shop.shop.org, &id).await;
+    replay.assert_clean();
+    assert_eq!(booked["status"], "processing");
+    let content = replay.requests().pop().unwrap().body["content"].clone();
+    assert_eq!(
+        (
+            &content["isCustomsDeclarable"],
+            &content["declaredValue"],
+            &content["declaredValueCurrency"]
+        ),
+        (&json!(true), &json!(360.0), &json!("DKK"))
+    );
+    let lines = content["exportDeclaration"]["lineItems"]
+        .as_array()
+        .unwrap();
+    assert_eq!(
+        lines[0]["commodityCodes"],
+        json!([{"typeCode": "outbound", "value": "610910"}])
+    );
+    assert_eq!(
+        (
+            &lines[0]["quantity"]["value"],
+            &lines[0]["weight"]["grossValue"]
+        ),
+        (&json!(3), &json!(1.5))
+    );
+    assert_eq!(
+        (&lines[1]["description"], &lines[1]["manufacturerCountry"]),
+        (&json!("MUG-7"), &json!("DK"))
+    );
 }
 
 #[tokio::test]

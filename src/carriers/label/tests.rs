@@ -489,4 +489,3 @@ fn write_samples_when_asked() {
     let pdf = render(&label, LabelSize::Label100x150).unwrap();
     std::fs::write(format!("{dir}/label-long.pdf"), pdf).unwrap();
 }
-

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::{
     carriers::label::{
-        LabelAddress,
+        LabelAddress, display_date, display_weight, non_empty,
         sheet::{A4_H, A4_W, Sheet, Type, bold, regular},
     },
     error::Result,
@@ -126,7 +126,7 @@ fn header(sheet: &mut Sheet, heading: &str, input: &Input) -> f32 {
         RIGHT,
         22.0,
         WIDTH / 2.0,
-        &format!("Date {}", date(&input.date)),
+        &format!("Date {}", display_date(&input.date)),
     );
     sheet.line((LEFT, 26.0), (RIGHT, 26.0), 0.8);
 
@@ -175,7 +175,7 @@ fn header(sheet: &mut Sheet, heading: &str, input: &Input) -> f32 {
         ("Tracking", numbers.join(", ")),
         (
             "Parcels / gross weight",
-            format!("{} / {} kg", input.parcels.len(), weight_text(weight)),
+            format!("{} / {} kg", input.parcels.len(), display_weight(weight)),
         ),
         (
             "Country of destination",
@@ -192,15 +192,15 @@ fn header(sheet: &mut Sheet, heading: &str, input: &Input) -> f32 {
 
 fn party_lines(p: &LabelAddress) -> Vec<String> {
     let mut lines = vec![p.name.clone()];
-    if let Some(attention) = p.attention.as_deref().filter(|a| !a.is_empty()) {
+    if let Some(attention) = non_empty(&p.attention) {
         lines.push(format!("Att. {attention}"));
     }
     lines.push(p.address1.clone());
-    if let Some(address2) = p.address2.as_deref().filter(|a| !a.is_empty()) {
+    if let Some(address2) = non_empty(&p.address2) {
         lines.push(address2.to_string());
     }
     lines.push(format!("{} {}, {}", p.postal_code, p.city, p.country_code));
-    if let Some(phone) = p.phone.as_deref().filter(|a| !a.is_empty()) {
+    if let Some(phone) = non_empty(&p.phone) {
         lines.push(format!("Tel. {phone}"));
     }
     lines
@@ -333,7 +333,7 @@ fn packing_table(sheet: &mut Sheet, input: &Input, y: f32) {
             } else {
                 &parcel.tracking_number
             },
-            weight_text(parcel.weight_kg)
+            display_weight(parcel.weight_kg)
         );
         sheet.text(BODY_BOLD, LEFT, y, WIDTH, &title);
         y += ROW;
@@ -364,18 +364,6 @@ fn packing_table(sheet: &mut Sheet, input: &Input, y: f32) {
         WIDTH,
         &format!("Total quantity {quantity}"),
     );
-}
-
-fn weight_text(kg: f64) -> String {
-    let text = format!("{kg:.3}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-/// The date of an RFC 3339 timestamp; anything else as it is.
-fn date(at: &str) -> &str {
-    at.get(..10)
-        .filter(|d| d.as_bytes().get(4) == Some(&b'-'))
-        .unwrap_or(at)
 }
 
 #[cfg(test)]

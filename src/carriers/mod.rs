@@ -175,29 +175,40 @@ pub trait CarrierAdapter: Send + Sync {
     }
 }
 
-/// What adapters need from outside: an HTTP client (with the configured timeout) and where each
-/// carrier's API is when the configuration moves it.
+/// What adapters need from outside: an HTTP client (with the configured timeout; built on first
+/// use, so that start-up and CLI commands never pay for it) and where each carrier's API is when
+/// the configuration moves it.
 #[derive(Clone, Debug)]
 pub struct Env {
-    pub http: reqwest::Client,
+    client: std::sync::Arc<std::sync::OnceLock<reqwest::Client>>,
+    timeout: std::time::Duration,
     pub postnord_url: String,
     pub dhl_express_url: String,
 }
 
 impl Env {
-    pub fn new(config: &crate::config::Carriers) -> Result<Env> {
-        let http = reqwest::Client::builder()
+    pub fn new(config: &crate::config::Carriers) -> Env {
+        Env {
+            client: std::sync::Arc::default(),
+            timeout: std::time::Duration::from_secs(config.timeout_seconds),
+            postnord_url: config.postnord_url.trim_end_matches('/').to_string(),
+            dhl_express_url: config.dhl_express_url.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// The client carriers are called with.
+    pub fn http(&self) -> Result<&reqwest::Client> {
+        if let Some(client) = self.client.get() {
+            return Ok(client);
+        }
+        let client = reqwest::Client::builder()
             .connect_timeout(std::time::Duration::from_secs(10))
-            .timeout(std::time::Duration::from_secs(config.timeout_seconds))
+            .timeout(self.timeout)
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("Shipbase/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| Error::Internal(format!("cannot build the carrier client: {e}")))?;
-        Ok(Env {
-            http,
-            postnord_url: config.postnord_url.trim_end_matches('/').to_string(),
-            dhl_express_url: config.dhl_express_url.trim_end_matches('/').to_string(),
-        })
+        Ok(self.client.get_or_init(|| client))
     }
 }
 

@@ -100,7 +100,7 @@ impl Ctx {
         let rate = rate_limit::RateLimiter::new(config.limits.rate_per_second, config.limits.burst);
         let vault = Vault::open(&config.storage.secret_key, &config.storage.data_dir)?;
         let sender = Sender::new(config.webhooks.allow_private_targets)?;
-        let carriers = crate::carriers::Env::new(&config.carriers)?;
+        let carriers = crate::carriers::Env::new(&config.carriers);
         Ok(Ctx(Arc::new(Inner {
             db,
             config,

@@ -9,7 +9,7 @@ mod request;
 use super::{
     Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer, config_str,
     http::{self, Answer},
-    wire::{field, option},
+    wire::{api_base, field, option, required},
 };
 use crate::{
     error::{Error, Result},
@@ -164,21 +164,12 @@ impl CarrierAdapter for DhlExpress {
 }
 
 fn base(env: &Env, carrier: &Carrier) -> String {
-    if !env.dhl_express_url.is_empty() {
-        return env.dhl_express_url.clone();
-    }
-    let test = config_str(carrier, "sandbox").is_none_or(|v| v != "false");
-    if test { TEST } else { PRODUCTION }.to_string()
+    api_base(&env.dhl_express_url, carrier, TEST, PRODUCTION)
 }
 
+/// A setting DHL Express requires.
 pub(super) fn setting(carrier: &Carrier, key: &str) -> Result<String> {
-    config_str(carrier, key)
-        .map(|v| v.into_owned())
-        .ok_or_else(|| {
-            Error::InvalidState(format!(
-                "the DHL Express carrier has no {key}; set it in the carrier's config"
-            ))
-        })
+    required(carrier, NAME, key)
 }
 
 fn request(
@@ -189,7 +180,7 @@ fn request(
     shipment_id: &str,
 ) -> Result<reqwest::RequestBuilder> {
     Ok(env
-        .http
+        .http()?
         .request(method, format!("{}{path}", base(env, carrier)))
         .basic_auth(
             setting(carrier, "username")?,

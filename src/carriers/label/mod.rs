@@ -321,12 +321,12 @@ fn draw_label(c: &mut Canvas, input: &LabelInput, modules: &[u8]) {
     );
 }
 
-fn non_empty(value: &Option<String>) -> Option<&str> {
+pub(crate) fn non_empty(value: &Option<String>) -> Option<&str> {
     value.as_deref().map(str::trim).filter(|v| !v.is_empty())
 }
 
 /// The date of an RFC 3339 timestamp (`2026-11-22`), else the text as it is.
-fn display_date(created_at: &str) -> String {
+pub(crate) fn display_date(created_at: &str) -> String {
     match time::OffsetDateTime::parse(created_at, &time::format_description::well_known::Rfc3339) {
         Ok(t) => {
             let date = t.date();
@@ -342,7 +342,7 @@ fn display_date(created_at: &str) -> String {
 }
 
 /// Up to three decimals, without trailing zeros: `1.25`, `2`, `0.125`.
-fn display_weight(kg: f64) -> String {
+pub(crate) fn display_weight(kg: f64) -> String {
     let text = format!("{kg:.3}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }

@@ -9,7 +9,7 @@ mod request;
 use super::{
     Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer, config_str,
     http::{self, Answer},
-    wire::{field, option},
+    wire::{api_base, field, option, required},
 };
 use crate::{
     error::{Error, Result},
@@ -156,26 +156,12 @@ impl CarrierAdapter for PostNord {
 }
 
 fn base(env: &Env, carrier: &Carrier) -> String {
-    if !env.postnord_url.is_empty() {
-        return env.postnord_url.clone();
-    }
-    let sandbox = config_str(carrier, "sandbox").is_none_or(|v| v != "false");
-    if sandbox { SANDBOX } else { PRODUCTION }.to_string()
-}
-
-fn secret(carrier: &Carrier, key: &str) -> Result<String> {
-    config_str(carrier, key)
-        .map(|v| v.into_owned())
-        .ok_or_else(|| {
-            Error::InvalidState(format!(
-                "the PostNord carrier has no {key}; set it in the carrier's config"
-            ))
-        })
+    api_base(&env.postnord_url, carrier, SANDBOX, PRODUCTION)
 }
 
 async fn book(env: &Env, shipment: &Shipment, carrier: &Carrier) -> Result<Booking> {
     let zpl = config_str(carrier, "labelFormat").as_deref() == Some("zpl");
-    let api_key = secret(carrier, "apiKey")?;
+    let api_key = required(carrier, NAME, "apiKey")?;
     let body = request::instruction(shipment, carrier)?;
     let url = format!(
         "{}/v3/edi/labels/{}",
@@ -188,7 +174,7 @@ async fn book(env: &Env, shipment: &Shipment, carrier: &Carrier) -> Result<Booki
     if !zpl {
         query.push(("paperSize", paper.as_str()));
     }
-    let answer = http::send(NAME, env.http.post(&url).query(&query).json(&body)).await?;
+    let answer = http::send(NAME, env.http()?.post(&url).query(&query).json(&body)).await?;
     if !answer.status.is_success() {
         return Err(refusal(&answer));
     }
@@ -225,7 +211,7 @@ fn refusal(answer: &Answer) -> Error {
 }
 
 async fn track(env: &Env, carrier: &Carrier, number: &str) -> Result<Vec<CarrierEvent>> {
-    let api_key = secret(carrier, "apiKey")?;
+    let api_key = required(carrier, NAME, "apiKey")?;
     let url = format!(
         "{}/v7/trackandtrace/id/{}/public",
         base(env, carrier),
@@ -233,7 +219,7 @@ async fn track(env: &Env, carrier: &Carrier, number: &str) -> Result<Vec<Carrier
     );
     let answer = http::send(
         NAME,
-        env.http
+        env.http()?
             .get(&url)
             .query(&[("apikey", api_key.as_str()), ("locale", "en")]),
     )

@@ -240,19 +240,10 @@ fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Docum
         .and_then(|v| v.as_str())
         == Some("zpl");
     let size = if zpl { LabelSize::Label100x150 } else { size };
-    let party = |kind: &str| {
-        shipment
-            .body
-            .parties
-            .iter()
-            .find(|p| p.kind == kind)
-            .map(address)
-    };
-    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
-        return Err(Error::InvalidState(
-            "a shipment needs a sender and a receiver to be labelled".into(),
-        ));
-    };
+    let (sender, receiver) = printed_parties(
+        shipment,
+        "a shipment needs a sender and a receiver to be labelled",
+    )?;
     let count = shipment.body.parcels.len();
     let carrier_name = carrier_name(carrier);
     shipment
@@ -306,7 +297,27 @@ fn carrier_name(carrier: &Carrier) -> &str {
         .unwrap_or(&carrier.fields.name)
 }
 
-pub(super) fn address(p: &Party) -> LabelAddress {
+/// The shipment's sender and receiver as documents print them; `missing` is the error's text
+/// when one is missing.
+pub(super) fn printed_parties(
+    shipment: &Shipment,
+    missing: &str,
+) -> Result<(LabelAddress, LabelAddress)> {
+    let party = |kind: &str| {
+        shipment
+            .body
+            .parties
+            .iter()
+            .find(|p| p.kind == kind)
+            .map(address)
+    };
+    match (party("sender"), party("receiver")) {
+        (Some(sender), Some(receiver)) => Ok((sender, receiver)),
+        _ => Err(Error::InvalidState(missing.into())),
+    }
+}
+
+fn address(p: &Party) -> LabelAddress {
     LabelAddress {
         name: p.name.clone(),
         attention: p.attention.clone(),

@@ -102,17 +102,10 @@ pub(crate) fn render(
         return Ok(Vec::new());
     }
     let body = &shipment.body;
-    let party = |kind: &str| {
-        body.parties
-            .iter()
-            .find(|p| p.kind == kind)
-            .map(super::booking::address)
-    };
-    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
-        return Err(Error::InvalidState(
-            "customs documents need a sender and a receiver".into(),
-        ));
-    };
+    let (sender, receiver) = super::booking::printed_parties(
+        shipment,
+        "customs documents need a sender and a receiver",
+    )?;
     let lines: Vec<Line> = body
         .parcels
         .iter()

@@ -18,11 +18,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
 fi
 
+# A machine made from a snapshot may keep the pid files of daemons that no longer run; both
+# daemons refuse to start over a pid file, so a stale one is removed first.
 if ! pgrep -x dbus-daemon >/dev/null; then
   as_root mkdir -p /run/dbus
+  as_root rm -f /run/dbus/pid
   as_root dbus-daemon --system --fork
 fi
 if ! pgrep -x avahi-daemon >/dev/null; then
+  as_root rm -f /run/avahi-daemon/pid
   as_root /usr/sbin/avahi-daemon -D --no-drop-root --no-rlimits
 fi
 # avahi-daemon is ready when it answers on the bus.

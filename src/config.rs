@@ -42,6 +42,9 @@ pub struct Server {
 pub struct Storage {
     /// Directory holding shipbase.db (created when missing).
     pub data_dir: PathBuf,
+    /// `postgres://user:pass@host:port/db`: PostgreSQL 13+ instead of the SQLite file in
+    /// data_dir (DESIGN §18). Empty: SQLite.
+    pub url: String,
     /// SQLite `synchronous`: "full" (the default: an acknowledged write is on disk) or "normal"
     /// (survives a process crash; the last commits may be lost on power loss).
     pub synchronous: String,
@@ -229,6 +232,7 @@ impl Default for Storage {
     fn default() -> Storage {
         Storage {
             data_dir: PathBuf::from("./data"),
+            url: String::new(),
             synchronous: "full".into(),
             read_connections: 4,
             secret_key: String::new(),
@@ -280,6 +284,7 @@ impl Default for OAuth {
 pub struct Overrides {
     pub listen: Option<String>,
     pub data_dir: Option<PathBuf>,
+    pub database_url: Option<String>,
     pub base_url: Option<String>,
 }
 
@@ -321,6 +326,9 @@ impl Config {
         }
         if let Some(dir) = &overrides.data_dir {
             config.storage.data_dir.clone_from(dir);
+        }
+        if let Some(url) = &overrides.database_url {
+            config.storage.url.clone_from(url);
         }
         if let Some(url) = &overrides.base_url {
             config.server.base_url.clone_from(url);
@@ -367,6 +375,12 @@ impl Config {
                 "storage.synchronous: {:?} is not off, normal or full",
                 self.storage.synchronous
             ));
+        }
+        if !self.storage.url.is_empty()
+            && !self.storage.url.starts_with("postgres://")
+            && !self.storage.url.starts_with("postgresql://")
+        {
+            return Err("storage.url: must start with postgres:// (or be empty for SQLite)".into());
         }
         if self.storage.read_connections == 0 {
             return Err("storage.read_connections: must be at least 1".into());
@@ -454,6 +468,11 @@ impl Config {
 
     pub fn database_path(&self) -> PathBuf {
         self.storage.data_dir.join("shipbase.db")
+    }
+
+    /// The PostgreSQL URL, when the installation runs on PostgreSQL.
+    pub fn database_url(&self) -> Option<&str> {
+        Some(self.storage.url.as_str()).filter(|u| !u.is_empty())
     }
 }
 

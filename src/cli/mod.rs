@@ -31,6 +31,9 @@ pub struct Cli {
     /// Data directory holding shipbase.db (overrides storage.data_dir).
     #[arg(long, global = true, value_name = "DIR")]
     data_dir: Option<PathBuf>,
+    /// PostgreSQL URL, postgres://user:pass@host:port/db (overrides storage.url; DESIGN §18).
+    #[arg(long, global = true, value_name = "URL")]
+    database_url: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -78,6 +81,7 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), String> {
     let overrides = Overrides {
         data_dir: cli.data_dir.clone(),
+        database_url: cli.database_url.clone(),
         ..Overrides::default()
     };
     match cli.command {

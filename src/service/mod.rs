@@ -92,6 +92,7 @@ impl Ctx {
         })?;
         let db = Db::open(store::Options {
             path: &config.database_path(),
+            url: config.database_url(),
             synchronous: &config.storage.synchronous,
             read_connections: config.storage.read_connections,
             plans: store::plans(&config.plans),

@@ -1,6 +1,6 @@
 //! `api_tokens`: stored by SHA-256 hash, listed per organization.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -16,7 +16,7 @@ const SELECT: &str =
         t.expires_at, t.last_used_at, t.created_at
     FROM api_tokens t JOIN users u ON u.id = t.created_by";
 
-fn from_row(row: &Row) -> rusqlite::Result<ApiToken> {
+fn from_row(row: &Row) -> crate::store::sql::Result<ApiToken> {
     let scopes: String = row.get(4)?;
     Ok(ApiToken {
         id: row.get(0)?,
@@ -111,7 +111,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<ApiToken
             "{SELECT} WHERE t.org_id = ?1 ORDER BY t.created_at DESC, t.id DESC LIMIT ?2 OFFSET ?3"
         ))?
         .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total,

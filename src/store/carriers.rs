@@ -1,6 +1,6 @@
 //! `carriers`, read with their sender address.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -16,7 +16,7 @@ fn select() -> String {
     )
 }
 
-pub(crate) fn from_row_at(row: &Row, at: usize) -> rusqlite::Result<Carrier> {
+pub(crate) fn from_row_at(row: &Row, at: usize) -> crate::store::sql::Result<Carrier> {
     Ok(Carrier {
         id: row.get(at)?,
         org_id: row.get(at + 1)?,
@@ -31,7 +31,7 @@ pub(crate) fn from_row_at(row: &Row, at: usize) -> rusqlite::Result<Carrier> {
     })
 }
 
-fn with_address(row: &Row) -> rusqlite::Result<CarrierView> {
+fn with_address(row: &Row) -> crate::store::sql::Result<CarrierView> {
     Ok(CarrierView {
         carrier: from_row_at(row, 0)?,
         sender_address: Some(sender_addresses::from_row_at(row, 8)?),
@@ -59,7 +59,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<CarrierV
             select()
         ))?
         .query_map(params![org_id, page.limit, page.offset()], with_address)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total,

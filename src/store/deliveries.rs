@@ -1,7 +1,7 @@
 //! `webhook_deliveries` (the queue of (event, webhook) pairs still to deliver) and
 //! `webhook_attempts` (the log of every attempt).
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -44,7 +44,7 @@ pub fn due_webhooks(db: &Reader, now: &str) -> Result<Vec<String>> {
              WHERE state = 'pending' AND next_attempt_at <= ?1",
         )?
         .query_map([now], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }
 
 /// The delivery of a webhook's oldest event that is due at `now`.
@@ -123,7 +123,7 @@ pub fn fail_pending(tx: &Tx, webhook_id: &str, now: &str) -> Result<()> {
     Ok(())
 }
 
-fn attempt_from_row(row: &Row) -> rusqlite::Result<DeliveryAttempt> {
+fn attempt_from_row(row: &Row) -> crate::store::sql::Result<DeliveryAttempt> {
     Ok(DeliveryAttempt {
         id: row.get(0)?,
         webhook_id: row.get(1)?,
@@ -186,7 +186,7 @@ pub fn attempts(
             params![org_id, webhook_id, page.limit, page.offset()],
             attempt_from_row,
         )?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total: u64::try_from(total).unwrap_or(0),

@@ -1,6 +1,6 @@
 //! `documents`: labels and other files of a shipment.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use poem_openapi::types::Base64;
 
@@ -13,7 +13,7 @@ use crate::{
 const COLUMNS: &str =
     "id, org_id, shipment_id, document_type, format, size, content, created_at, updated_at";
 
-fn from_row(row: &Row) -> rusqlite::Result<Document> {
+fn from_row(row: &Row) -> crate::store::sql::Result<Document> {
     Ok(Document {
         id: row.get(0)?,
         org_id: row.get(1)?,
@@ -53,7 +53,7 @@ pub fn of_shipment(db: &Reader, org_id: &str, shipment_id: &str) -> Result<Vec<D
             "SELECT {COLUMNS} FROM documents WHERE org_id = ?1 AND shipment_id = ?2 ORDER BY created_at, id"
         ))?
         .query_map([org_id, shipment_id], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }
 
 pub fn get(db: &Reader, org_id: &str, shipment_id: &str, id: &str) -> Result<Option<Document>> {

@@ -1,6 +1,6 @@
 //! `events`: the outbox. Each event is written in the transaction of the change it reports.
 
-use rusqlite::params;
+use crate::store::sql::params;
 
 use crate::{error::Result, model::event::Event, store::Tx};
 

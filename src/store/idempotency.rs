@@ -1,6 +1,6 @@
 //! `idempotency_keys`: reservations and stored answers of idempotent requests.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::{OptionalExtension, params};
 
 use crate::{
     error::Result,

@@ -25,6 +25,7 @@ pub mod oauth;
 pub mod order_channels;
 pub mod orders;
 pub mod orgs;
+pub mod pg;
 mod point;
 pub mod printers;
 pub mod sender_addresses;
@@ -32,6 +33,7 @@ pub mod sessions;
 pub mod shared_state;
 pub mod shipments;
 pub mod shipping_rules;
+pub mod sql;
 mod tx;
 pub mod usage;
 pub mod users;
@@ -42,16 +44,24 @@ pub use crate::model::page::{PageQuery, Paged};
 pub use tx::{BeforeCommit, OrgPlan, Plans, TouchedOrder, Tx};
 
 mod embedded {
-    refinery::embed_migrations!("migrations");
+    refinery::embed_migrations!("migrations/sqlite");
 }
 
 /// Handles to the database: cheap to clone.
 #[derive(Clone)]
 pub struct Db {
-    writer: writer::Writer,
-    readers: Pool<SqliteConnectionManager>,
+    backend: Backend,
     outbox: Arc<Outbox>,
-    file: Arc<point::File>,
+}
+
+#[derive(Clone)]
+enum Backend {
+    Sqlite {
+        writer: writer::Writer,
+        readers: Pool<SqliteConnectionManager>,
+        file: Arc<point::File>,
+    },
+    Postgres(Arc<pg::Pg>),
 }
 
 /// What the writer tells the delivery worker: which webhooks got new deliveries.
@@ -85,12 +95,15 @@ impl Outbox {
 /// A connection to read through: a pooled read-only connection, or the writer's own inside a
 /// `Tx` (which dereferences to one).
 pub struct Reader<'c> {
-    pub(in crate::store) conn: &'c Connection,
+    pub(in crate::store) conn: sql::Conn<'c>,
 }
 
 /// How the database is opened.
 pub struct Options<'a> {
+    /// The SQLite file (unless `url` is set).
     pub path: &'a Path,
+    /// `postgres://…`: PostgreSQL instead of the SQLite file.
+    pub url: Option<&'a str>,
     /// SQLite `synchronous`: `normal` or `full`.
     pub synchronous: &'a str,
     pub read_connections: u32,
@@ -104,6 +117,19 @@ impl Db {
     /// Opens (creating when missing) the database, applies pending migrations, and builds the
     /// writer and the pool of read-only connections.
     pub fn open(options: Options) -> Result<Db> {
+        let outbox = Arc::new(Outbox::default());
+        if let Some(url) = options.url {
+            let pg = pg::Pg::open(
+                url,
+                options.read_connections + 8,
+                options.plans,
+                options.before_commit,
+            )?;
+            return Ok(Db {
+                backend: Backend::Postgres(Arc::new(pg)),
+                outbox,
+            });
+        }
         let path = options.path;
         let sync = options.synchronous.to_ascii_uppercase();
         let pragmas = move |c: &Connection| -> rusqlite::Result<()> {
@@ -123,7 +149,6 @@ impl Db {
         let mut conn = Connection::open_with_flags(path, flags).map_err(|e| open_error(path, e))?;
         pragmas(&conn).map_err(|e| open_error(path, e))?;
         migrate(&mut conn)?;
-        let outbox = Arc::new(Outbox::default());
         let writer =
             writer::Writer::start(conn, options.plans, options.before_commit, outbox.clone())?;
         // The writer made the file and its WAL; readers open it read-only. A SQLite connection
@@ -138,11 +163,18 @@ impl Db {
             )
             .map_err(|e| open_error(path, e))?;
         Ok(Db {
-            writer,
-            readers,
+            backend: Backend::Sqlite {
+                writer,
+                readers,
+                file: Arc::new(point::File::new(path)),
+            },
             outbox,
-            file: Arc::new(point::File::new(path)),
         })
+    }
+
+    /// Whether this is a PostgreSQL database.
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
     }
 
     /// Tells, after each commit that queued webhook deliveries, for which webhooks.
@@ -154,8 +186,17 @@ impl Db {
     /// calling thread's own read-only connection. Handing such a read to the blocking pool cost
     /// more than the read itself (two thread switches per read: about half the CPU of a GET under
     /// load). Anything that scans (lists, counts, exports) goes through `read`.
-    pub fn point<T>(&self, f: impl FnOnce(&Reader) -> Result<T>) -> Result<T> {
-        point::with(&self.file, |conn| f(&Reader { conn }))
+    /// On PostgreSQL the read is a round trip to the server, made without holding up the
+    /// worker's other tasks (`pg::blocking`).
+    pub fn point<T: Send>(&self, f: impl FnOnce(&Reader) -> Result<T> + Send) -> Result<T> {
+        match &self.backend {
+            Backend::Sqlite { file, .. } => point::with(file, |conn| {
+                f(&Reader {
+                    conn: sql::Conn::Lite(conn),
+                })
+            }),
+            Backend::Postgres(pg) => pg::blocking(|| pg.read(f)),
+        }
     }
 
     /// Runs `f` on a read-only connection on the blocking pool.
@@ -164,12 +205,22 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Reader) -> Result<T> + Send + 'static,
     {
-        let pool = self.readers.clone();
-        crate::blocking::run(move || {
-            let conn = pool.get()?;
-            f(&Reader { conn: &conn })
-        })
-        .await
+        match &self.backend {
+            Backend::Sqlite { readers, .. } => {
+                let pool = readers.clone();
+                crate::blocking::run(move || {
+                    let conn = pool.get()?;
+                    f(&Reader {
+                        conn: sql::Conn::Lite(&conn),
+                    })
+                })
+                .await
+            }
+            Backend::Postgres(pg) => {
+                let pg = pg.clone();
+                crate::blocking::run(move || pg.read(f)).await
+            }
+        }
     }
 
     /// Runs `f` as one all-or-nothing unit of work on the writer thread: its changes, and the
@@ -180,11 +231,26 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Tx) -> Result<T> + Send + 'static,
     {
-        self.writer.write(f).await
+        match &self.backend {
+            Backend::Sqlite { writer, .. } => writer.write(f).await,
+            Backend::Postgres(pg) => {
+                let pg = pg.clone();
+                let (value, queued) = crate::blocking::run(move || pg.write(f)).await?;
+                if !queued.is_empty() {
+                    self.outbox.queued(queued);
+                }
+                Ok(value)
+            }
+        }
     }
 
     /// Writes a consistent copy of the live database to `target` (which must not exist).
     pub async fn backup(&self, target: &Path) -> Result<()> {
+        if self.is_postgres() {
+            return Err(Error::InvalidState(
+                "backup copies a SQLite file; back a PostgreSQL database up with pg_dump".into(),
+            ));
+        }
         let target = target.to_string_lossy().into_owned();
         self.read(move |r| {
             r.conn.execute("VACUUM INTO ?1", [&target])?;
@@ -222,9 +288,15 @@ fn open_error(path: &Path, err: impl std::fmt::Display) -> Error {
 
 /// Every database error is internal: a query that should have found a row and did not is a
 /// bug, not a 404. Absence is expressed as `Option` or `bool` by the store functions.
+impl From<sql::Error> for Error {
+    fn from(err: sql::Error) -> Error {
+        Error::Internal(err.to_string())
+    }
+}
+
 impl From<rusqlite::Error> for Error {
     fn from(err: rusqlite::Error) -> Error {
-        Error::Internal(format!("sqlite: {err}"))
+        Error::from(sql::Error::from(err))
     }
 }
 
@@ -234,16 +306,11 @@ impl From<r2d2::Error> for Error {
     }
 }
 
-/// Whether `err` is a UNIQUE constraint failure.
-pub fn is_unique_violation(err: &rusqlite::Error) -> bool {
-    matches!(err, rusqlite::Error::SqliteFailure(e, _) if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
-}
-
 /// `SELECT COUNT(*) … WHERE org_id = ?1` as a u64.
-pub(crate) fn count(db: &Reader, sql: &str, org_id: &str) -> Result<u64> {
+pub(crate) fn count(db: &Reader, query: &str, org_id: &str) -> Result<u64> {
     let n: i64 = db
         .conn
-        .prepare_cached(sql)?
+        .prepare_cached(query)?
         .query_row([org_id], |r| r.get(0))?;
     Ok(u64::try_from(n).unwrap_or(0))
 }
@@ -256,13 +323,12 @@ pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
 
 /// Reads a JSON column.
 pub(crate) fn json_column<T: serde::de::DeserializeOwned>(
-    row: &rusqlite::Row,
+    row: &sql::Row,
     idx: usize,
-) -> rusqlite::Result<T> {
+) -> sql::Result<T> {
     let text: Option<String> = row.get(idx)?;
-    serde_json::from_str(text.as_deref().unwrap_or("null")).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e))
-    })
+    serde_json::from_str(text.as_deref().unwrap_or("null"))
+        .map_err(|e| sql::Error::Decode(idx, e.to_string()))
 }
 
 /// The plans of a configuration, shared with the writer.
@@ -285,21 +351,25 @@ pub(crate) fn one_row(changed: usize, table: &str) -> Result<()> {
 /// Statuses are stored as their names.
 macro_rules! text_column {
     ($($ty:ty),+) => {$(
-        impl rusqlite::types::ToSql for $ty {
-            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-                Ok(self.as_str().into())
+        impl sql::Param for $ty {
+            fn value(&self) -> sql::Value<'_> {
+                sql::Value::Text(self.as_str())
             }
         }
 
-        impl rusqlite::types::FromSql for $ty {
-            fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-                let text = value.as_str()?;
-                <$ty>::parse(text).ok_or_else(|| {
-                    rusqlite::types::FromSqlError::Other(format!("unknown value {text:?}").into())
-                })
+        impl sql::FromColumn for $ty {
+            fn lite(value: rusqlite::types::ValueRef<'_>, idx: usize) -> sql::Result<Option<Self>> {
+                <String as sql::FromColumn>::lite(value, idx)?.map(|text| parse::<$ty>(&text, idx, <$ty>::parse)).transpose()
+            }
+            fn pg(row: &postgres::Row, idx: usize) -> sql::Result<Option<Self>> {
+                <String as sql::FromColumn>::pg(row, idx)?.map(|text| parse::<$ty>(&text, idx, <$ty>::parse)).transpose()
             }
         }
     )+};
+}
+
+fn parse<T>(text: &str, idx: usize, parse: impl Fn(&str) -> Option<T>) -> sql::Result<T> {
+    parse(text).ok_or_else(|| sql::Error::Decode(idx, format!("unknown value {text:?}")))
 }
 
 text_column!(

@@ -2,7 +2,7 @@
 //! `oauth_codes` and `oauth_refresh_tokens`. Codes and refresh tokens are looked up by their
 //! SHA-256.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::{Error, Result},
@@ -25,7 +25,7 @@ pub fn signing_key(db: &Reader) -> Result<Option<StoredKey>> {
         .prepare_cached(
             "SELECT id, private_key, public_key FROM oauth_keys ORDER BY created_at, id LIMIT 1",
         )?
-        .query_row([], |r| {
+        .query_row((), |r| {
             Ok(StoredKey {
                 id: r.get(0)?,
                 private_key: r.get(1)?,
@@ -159,7 +159,7 @@ pub fn use_code(tx: &Tx, code_hash: &[u8], connection_id: &str) -> Result<()> {
 const CONNECTION_COLUMNS: &str = "id, user_id, org_id, client_id, client_name, scopes, resource,
     created_at, last_used_at";
 
-fn connection_from(r: &Row) -> rusqlite::Result<Connection> {
+fn connection_from(r: &Row) -> crate::store::sql::Result<Connection> {
     Ok(Connection {
         id: r.get(0)?,
         user_id: r.get(1)?,
@@ -240,7 +240,7 @@ pub fn connections_of(db: &Reader, user_id: &str) -> Result<Vec<ConnectionSummar
             last_used_at: r.get(5)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
 /// Ends a connection: its refresh tokens go with it, and its access tokens fail the live check.

@@ -1,6 +1,6 @@
 //! `order_channels` and the Shopify delivery log.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -10,7 +10,7 @@ use crate::{
 
 const COLUMNS: &str = "id, org_id, name, type, shop_domain, webhook_secret, created_at, updated_at";
 
-fn from_row(row: &Row) -> rusqlite::Result<OrderChannel> {
+fn from_row(row: &Row) -> crate::store::sql::Result<OrderChannel> {
     Ok(OrderChannel {
         id: row.get(0)?,
         org_id: row.get(1)?,
@@ -74,7 +74,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<OrderCha
             "SELECT {COLUMNS} FROM order_channels WHERE org_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
         ))?
         .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total,

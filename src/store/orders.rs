@@ -1,6 +1,6 @@
 //! `orders`, and the tally of an order's shipments.
 
-use rusqlite::{OptionalExtension, Row, ToSql, params};
+use crate::store::sql::{OptionalExtension, Param, Row, params};
 
 use crate::{
     error::Result,
@@ -15,7 +15,7 @@ use crate::{
 const COLUMNS: &str = "o.id, o.org_id, o.order_channel_id, o.order_number, o.external_id, o.status, o.shipping_rule_id, \
     o.body, o.created_at, o.updated_at";
 
-fn from_row(row: &Row) -> rusqlite::Result<Order> {
+fn from_row(row: &Row) -> crate::store::sql::Result<Order> {
     Ok(Order {
         id: row.get(0)?,
         org_id: row.get(1)?,
@@ -75,18 +75,18 @@ pub fn list(
     page: PageQuery,
 ) -> Result<Paged<(Order, OrderChannel)>> {
     let mut clauses = vec!["o.org_id = ?"];
-    let mut args: Vec<&dyn ToSql> = vec![&org_id];
-    let conditions: [(Option<&dyn ToSql>, &str); 3] = [
+    let mut args: Vec<&dyn Param> = vec![&org_id];
+    let conditions: [(Option<&dyn Param>, &str); 3] = [
         (
-            filter.status.as_ref().map(|v| v as &dyn ToSql),
+            filter.status.as_ref().map(|v| v as &dyn Param),
             "o.status = ?",
         ),
         (
-            filter.channel_id.as_ref().map(|v| v as &dyn ToSql),
+            filter.channel_id.as_ref().map(|v| v as &dyn Param),
             "o.order_channel_id = ?",
         ),
         (
-            filter.order_number.as_ref().map(|v| v as &dyn ToSql),
+            filter.order_number.as_ref().map(|v| v as &dyn Param),
             "o.order_number = ?",
         ),
     ];
@@ -123,7 +123,7 @@ pub fn list(
             };
             Ok((from_row(r)?, channel))
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total: u64::try_from(total).unwrap_or(0),

@@ -1,6 +1,6 @@
 //! `orgs` and `memberships`.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -11,7 +11,7 @@ use crate::{
 const COLUMNS: &str = "id, name, slug, description, currency, vat_number, billing_email, company_name, \
     address_line1, address_line2, city, postal_code, country, overage_enabled, plan, created_at, updated_at";
 
-fn from_row(row: &Row) -> rusqlite::Result<Org> {
+fn from_row(row: &Row) -> crate::store::sql::Result<Org> {
     Ok(Org {
         id: row.get(0)?,
         name: row.get(1)?,

@@ -1,6 +1,6 @@
 //! `printers` and their `print_jobs`.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -10,7 +10,7 @@ use crate::{
 
 const COLUMNS: &str = "id, org_id, name, kind, address, format, created_at, updated_at";
 
-fn from_row(row: &Row) -> rusqlite::Result<Printer> {
+fn from_row(row: &Row) -> crate::store::sql::Result<Printer> {
     Ok(Printer {
         id: row.get(0)?,
         org_id: row.get(1)?,
@@ -48,7 +48,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Printer>
              ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
         ))?
         .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total,
@@ -104,7 +104,7 @@ pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
 const JOB_COLUMNS: &str =
     "id, printer_id, document_id, shipment_id, status, attempts, error, created_at, updated_at";
 
-fn job_from_row(row: &Row) -> rusqlite::Result<PrintJob> {
+fn job_from_row(row: &Row) -> crate::store::sql::Result<PrintJob> {
     Ok(PrintJob {
         id: row.get(0)?,
         printer_id: row.get(1)?,
@@ -158,7 +158,7 @@ pub fn jobs(
             params![org_id, printer_id, page.limit, page.offset()],
             job_from_row,
         )?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total: u64::try_from(total).unwrap_or(0),
@@ -200,7 +200,7 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
              ORDER BY next_attempt_at, id LIMIT ?2",
         )?
         .query_map(params![now, limit], |r| r.get::<_, String>(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     let mut due = Vec::with_capacity(ids.len());
     for id in ids {
         tx.conn

@@ -1,6 +1,6 @@
 //! `sender_addresses`.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -11,7 +11,7 @@ use crate::{
 const COLUMNS: &str = "id, org_id, name, att_contact, address1, address2, zipcode, city, phone, country_code, \
     state, email, customs, created_at, updated_at";
 
-pub(crate) fn from_row_at(row: &Row, at: usize) -> rusqlite::Result<SenderAddress> {
+pub(crate) fn from_row_at(row: &Row, at: usize) -> crate::store::sql::Result<SenderAddress> {
     Ok(SenderAddress {
         id: row.get(at)?,
         org_id: row.get(at + 1)?,
@@ -67,7 +67,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<SenderAd
         .query_map(params![org_id, page.limit, page.offset()], |r| {
             from_row_at(r, 0)
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total,

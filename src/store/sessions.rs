@@ -1,6 +1,6 @@
 //! `web_sessions`: who is signed in to the pages, by the SHA-256 of the session cookie.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::{OptionalExtension, params};
 
 use crate::{
     error::Result,

@@ -1,7 +1,7 @@
 //! `login_failures` and `mcp_sessions`: short-lived state that every process serving the
 //! database must see alike.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::{OptionalExtension, params};
 
 use crate::{
     error::Result,

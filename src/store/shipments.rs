@@ -1,6 +1,6 @@
 //! `shipments`: scalar columns for filtering, the nested parts as JSON.
 
-use rusqlite::{OptionalExtension, Row, ToSql, params};
+use crate::store::sql::{OptionalExtension, Param, Row, params};
 
 use crate::{
     error::Result,
@@ -11,7 +11,7 @@ use crate::{
 const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
     s.order_id, s.shipping_rule_id, s.return_of, s.body, s.created_at, s.updated_at, s.split_from, s.splits_made";
 
-fn from_row(row: &Row) -> rusqlite::Result<Shipment> {
+fn from_row(row: &Row) -> crate::store::sql::Result<Shipment> {
     Ok(Shipment {
         id: row.get(0)?,
         org_id: row.get(1)?,
@@ -48,7 +48,7 @@ pub fn of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<Shipmen
             "SELECT {COLUMNS} FROM shipments s WHERE s.org_id = ?1 AND s.order_id = ?2 ORDER BY s.created_at, s.id"
         ))?
         .query_map([org_id, order_id], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }
 
 /// Filters of the shipment list (DESIGN §6); timestamps in the stored form.
@@ -78,26 +78,26 @@ pub fn list(
     page: PageQuery,
 ) -> Result<Paged<(Shipment, SenderAddress)>> {
     let mut clauses = vec!["s.org_id = ?"];
-    let mut args: Vec<&dyn ToSql> = vec![&org_id];
-    let conditions: [(Option<&dyn ToSql>, &str); 5] = [
+    let mut args: Vec<&dyn Param> = vec![&org_id];
+    let conditions: [(Option<&dyn Param>, &str); 5] = [
         (
-            filter.status.as_ref().map(|v| v as &dyn ToSql),
+            filter.status.as_ref().map(|v| v as &dyn Param),
             "s.status = ?",
         ),
         (
-            filter.reference.as_ref().map(|v| v as &dyn ToSql),
+            filter.reference.as_ref().map(|v| v as &dyn Param),
             "s.reference = ?",
         ),
         (
-            filter.order_id.as_ref().map(|v| v as &dyn ToSql),
+            filter.order_id.as_ref().map(|v| v as &dyn Param),
             "s.order_id = ?",
         ),
         (
-            filter.created_from.as_ref().map(|v| v as &dyn ToSql),
+            filter.created_from.as_ref().map(|v| v as &dyn Param),
             "s.created_at >= ?",
         ),
         (
-            filter.created_to.as_ref().map(|v| v as &dyn ToSql),
+            filter.created_to.as_ref().map(|v| v as &dyn Param),
             "s.created_at <= ?",
         ),
     ];
@@ -133,7 +133,7 @@ pub fn list(
             sender_addresses::columns("a")
         ))?
         .query_map(args.as_slice(), |r| Ok((from_row(r)?, sender_addresses::from_row_at(r, 15)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total: u64::try_from(total).unwrap_or(0),
@@ -223,5 +223,5 @@ pub fn in_transit(db: &Reader, slugs: &[&str], limit: u32) -> Result<Vec<InTrans
              ORDER BY s.updated_at LIMIT ?2",
         )?
         .query_map(params![types, limit], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }

@@ -1,6 +1,6 @@
 //! `shipping_rules`, read with their carrier, sender address and return rule.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use serde_json::Value;
 
@@ -34,7 +34,7 @@ fn select() -> String {
 
 /// The rule's fields are its JSON `body`; the reference columns are authoritative (and fill in
 /// bodies written before the body held them).
-pub(crate) fn rule_from_row(row: &Row) -> rusqlite::Result<ShippingRule> {
+pub(crate) fn rule_from_row(row: &Row) -> crate::store::sql::Result<ShippingRule> {
     let mut body: Value = json_column(row, 6)?;
     if let Value::Object(map) = &mut body {
         for (key, idx) in [
@@ -46,9 +46,8 @@ pub(crate) fn rule_from_row(row: &Row) -> rusqlite::Result<ShippingRule> {
             map.insert(key.into(), row.get::<_, Option<String>>(idx)?.into());
         }
     }
-    let fields: RuleFields = serde_json::from_value(body).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, Box::new(e))
-    })?;
+    let fields: RuleFields = serde_json::from_value(body)
+        .map_err(|e| crate::store::sql::Error::Decode(6, e.to_string()))?;
     Ok(ShippingRule {
         id: row.get(0)?,
         org_id: row.get(1)?,
@@ -58,7 +57,7 @@ pub(crate) fn rule_from_row(row: &Row) -> rusqlite::Result<ShippingRule> {
     })
 }
 
-fn view(row: &Row) -> rusqlite::Result<RuleView> {
+fn view(row: &Row) -> crate::store::sql::Result<RuleView> {
     let rule = rule_from_row(row)?;
     let return_shipping_rule = match (
         &rule.fields.return_shipping_rule_id,
@@ -84,7 +83,7 @@ fn view(row: &Row) -> rusqlite::Result<RuleView> {
 }
 
 /// `{id, name}` from the columns at `at` and `at + 1`, when they are set.
-fn reference(row: &Row, at: usize) -> rusqlite::Result<Option<Ref>> {
+fn reference(row: &Row, at: usize) -> crate::store::sql::Result<Option<Ref>> {
     Ok(
         match (
             row.get::<_, Option<String>>(at)?,
@@ -129,7 +128,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<RuleView
             select()
         ))?
         .query_map(params![org_id, page.limit, page.offset()], view)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total,
@@ -146,7 +145,7 @@ pub fn all(db: &Reader, org_id: &str) -> Result<Vec<RuleView>> {
             select()
         ))?
         .query_map([org_id], view)?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }
 
 pub fn save(tx: &Tx, r: &ShippingRule) -> Result<()> {

@@ -11,8 +11,6 @@ use std::{
     sync::Arc,
 };
 
-use rusqlite::Connection;
-
 use crate::{
     config::Plan,
     error::Result,
@@ -72,7 +70,7 @@ impl<'c> std::ops::Deref for Tx<'c> {
 }
 
 impl<'c> Tx<'c> {
-    pub(in crate::store) fn new(conn: &'c Connection, plans: &'c Plans) -> Tx<'c> {
+    pub(in crate::store) fn new(conn: crate::store::sql::Conn<'c>, plans: &'c Plans) -> Tx<'c> {
         Tx {
             reader: Reader { conn },
             plans,
@@ -249,6 +247,7 @@ mod tests {
         });
         Db::open(Options {
             path: &dir.path().join("t.db"),
+            url: None,
             synchronous: "normal",
             read_connections: 2,
             plans: Arc::new(plans),
@@ -259,10 +258,12 @@ mod tests {
 
     async fn event_kinds(db: &Db) -> Vec<String> {
         db.read(|r| {
-            let mut stmt = r.conn.prepare("SELECT type FROM events ORDER BY id")?;
+            let mut stmt = r
+                .conn
+                .prepare_cached("SELECT type FROM events ORDER BY id")?;
             let kinds = stmt
-                .query_map([], |row| row.get(0))?
-                .collect::<rusqlite::Result<Vec<String>>>()?;
+                .query_map((), |row| row.get(0))?
+                .collect::<crate::store::sql::Result<Vec<String>>>()?;
             Ok(kinds)
         })
         .await
@@ -308,7 +309,7 @@ mod tests {
     async fn count(db: &Db, table: &'static str) -> i64 {
         db.read(move |r| {
             Ok(r.conn
-                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |row| {
+                .query_row(&format!("SELECT COUNT(*) FROM {table}"), (), |row| {
                     row.get(0)
                 })?)
         })
@@ -464,7 +465,7 @@ mod tests {
             .read(|r| {
                 r.conn.execute(
                     "INSERT INTO usage_counters (org_id, counter, period, value) VALUES ('o', 'c', 'p', 1)",
-                    [],
+                    (),
                 )?;
                 Ok(())
             })

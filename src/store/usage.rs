@@ -1,6 +1,6 @@
 //! `usage_counters`: plan counters per organization, counter and period.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::{OptionalExtension, params};
 
 use crate::{
     error::Result,

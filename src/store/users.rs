@@ -1,6 +1,6 @@
 //! `users`, read alone or through one organization's membership.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -11,7 +11,7 @@ use crate::{
 const COLUMNS: &str =
     "u.id, u.email, u.name, u.language, u.staff, u.email_verified, u.created_at, u.updated_at";
 
-fn from_row(row: &Row, role: Option<String>) -> rusqlite::Result<User> {
+fn from_row(row: &Row, role: Option<String>) -> crate::store::sql::Result<User> {
     Ok(User {
         id: row.get(0)?,
         email: row.get(1)?,
@@ -120,5 +120,5 @@ pub fn memberships(db: &Reader, user_id: &str) -> Result<Vec<Membership>> {
             brand: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }

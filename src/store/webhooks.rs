@@ -1,6 +1,6 @@
 //! `webhooks`. The secrets are stored sealed by the vault; this module stores what it is given.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
@@ -11,7 +11,7 @@ use crate::{
 const COLUMNS: &str = "id, org_id, name, url, secret, previous_secret, previous_secret_expires_at, events, \
     is_active, created_at, updated_at";
 
-fn from_row(row: &Row) -> rusqlite::Result<Webhook> {
+fn from_row(row: &Row) -> crate::store::sql::Result<Webhook> {
     Ok(Webhook {
         id: row.get(0)?,
         org_id: row.get(1)?,
@@ -50,7 +50,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Webhook>
              ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
         ))?
         .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
         total,
@@ -76,7 +76,7 @@ pub fn subscribers(db: &Reader, org_id: &str) -> Result<Vec<Subscriber>> {
                 events: json_column(r, 1)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }
 
 /// Inserts or replaces (same id and org).

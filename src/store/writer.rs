@@ -101,7 +101,7 @@ fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
     // Cached statements: a job is a few microseconds of SQL, parsing these each time showed.
     run_cached(conn, "SAVEPOINT job")?;
     let work = || {
-        let tx = Tx::new(conn, &unit.plans);
+        let tx = Tx::new(crate::store::sql::Conn::Lite(conn), &unit.plans);
         let value = f(&tx)?;
         (unit.before_commit)(&tx)?;
         let queued = tx.flush()?;
@@ -122,7 +122,7 @@ fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
 }
 
 fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+    conn.prepare_cached(sql)?.execute(()).map(|_| ())
 }
 
 fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
@@ -179,7 +179,7 @@ mod tests {
         w.write(|tx| {
             Ok(tx
                 .conn
-                .query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?)
+                .query_row("SELECT COUNT(*) FROM t", (), |r| r.get(0))?)
         })
         .await
         .unwrap_or(-1)
@@ -219,12 +219,12 @@ mod tests {
         let (w, _dir) = writer();
         let result: Result<()> = w
             .write(|tx| {
-                tx.conn.execute("INSERT INTO t (v) VALUES (1)", [])?;
+                tx.conn.execute("INSERT INTO t (v) VALUES (1)", ())?;
                 panic!("boom")
             })
             .await;
         assert!(matches!(result, Err(Error::Internal(_))));
-        w.write(|tx| Ok(tx.conn.execute("INSERT INTO t (v) VALUES (2)", [])?))
+        w.write(|tx| Ok(tx.conn.execute("INSERT INTO t (v) VALUES (2)", ())?))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(count(&w).await, 1);

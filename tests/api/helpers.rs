@@ -30,6 +30,28 @@ pub struct TestOrg {
     pub token: String,
 }
 
+/// With `SHIPBASE_TEST_POSTGRES` set to a PostgreSQL server's URL (`.ci/postgres.sh start`),
+/// every test app gets a new empty database there: the suite runs on PostgreSQL.
+pub fn fresh_postgres_database() -> Option<String> {
+    let server = std::env::var("SHIPBASE_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty())?;
+    let name = format!("t_{}", ulid::Ulid::new().to_string().to_lowercase());
+    // The synchronous client runs its own runtime: keep it off the test's.
+    let url = server.clone();
+    let create = name.clone();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("postgres");
+        client
+            .batch_execute(&format!("CREATE DATABASE {create}"))
+            .expect("create database");
+    })
+    .join()
+    .expect("create database");
+    let (base, _) = server.rsplit_once('/').expect("a URL with a database");
+    Some(format!("{base}/{name}"))
+}
+
 impl TestApp {
     /// Starts the app with the default test configuration.
     pub async fn spawn() -> TestApp {
@@ -43,13 +65,12 @@ impl TestApp {
         let config_path = dir.path().join("shipbase.toml");
         let data_dir = dir.path().join("data").display().to_string();
         let mut config = toml::Table::new();
-        config.insert(
-            "storage".into(),
-            toml::Value::Table(toml::Table::from_iter([(
-                "data_dir".to_string(),
-                toml::Value::String(data_dir),
-            )])),
-        );
+        let mut storage =
+            toml::Table::from_iter([("data_dir".to_string(), toml::Value::String(data_dir))]);
+        if let Some(url) = fresh_postgres_database() {
+            storage.insert("url".into(), toml::Value::String(url));
+        }
+        config.insert("storage".into(), toml::Value::Table(storage));
         config.insert(
             "limits".into(),
             toml::Value::Table(toml::Table::from_iter([(

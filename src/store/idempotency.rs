@@ -43,8 +43,11 @@ pub fn get(db: &Reader, credential: &[u8], key: &str) -> Result<Option<Record>> 
 pub fn reserve(tx: &Tx, credential: &[u8], key: &str, fingerprint: &[u8], now: &str) -> Result<()> {
     tx.conn
         .prepare_cached(
-            "INSERT OR REPLACE INTO idempotency_keys (credential, key, fingerprint, state, created_at)
-             VALUES (?1, ?2, ?3, 'running', ?4)",
+            "INSERT INTO idempotency_keys (credential, key, fingerprint, state, created_at)
+             VALUES (?1, ?2, ?3, 'running', ?4)
+             ON CONFLICT (credential, key) DO UPDATE SET fingerprint = excluded.fingerprint,
+               state = 'running', status = NULL, content_type = NULL, body = NULL,
+               created_at = excluded.created_at",
         )?
         .execute(params![credential, key, fingerprint, now])?;
     Ok(())

@@ -44,7 +44,7 @@ pub fn get(db: &Reader, org_id: &str) -> Result<Option<Org>> {
 pub fn slug_taken(db: &Reader, slug: &str, except_org: Option<&str>) -> Result<bool> {
     Ok(db
         .conn
-        .prepare_cached("SELECT 1 FROM orgs WHERE slug = ?1 AND id IS NOT ?2")?
+        .prepare_cached("SELECT 1 FROM orgs WHERE slug = ?1 AND id IS DISTINCT FROM ?2")?
         .exists(params![slug, except_org])?)
 }
 

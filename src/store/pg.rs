@@ -1,7 +1,8 @@
 //! The PostgreSQL backend (DESIGN §18): a pool of connections shared by reads and writes. A
-//! write job is one transaction on one pooled connection, run on the blocking pool; several
-//! processes may write at once, so whatever must be exact across them takes a row lock (an
-//! organization's plan row, see `orgs::plan_of`) or is claimed with `FOR UPDATE SKIP LOCKED`.
+//! write job is one transaction on one pooled connection, run on the blocking pool. Write
+//! transactions take one advisory lock, so that they run one at a time across every process
+//! sharing the database, exactly as SQLite's single writer runs them: no business rule needs a
+//! second, concurrent-safe version. Reads run in parallel everywhere.
 
 use std::{
     panic::{AssertUnwindSafe, catch_unwind},
@@ -19,6 +20,9 @@ use crate::{
 mod embedded {
     refinery::embed_migrations!("migrations/postgres");
 }
+
+/// The advisory lock a write transaction holds: "shipbase" in ASCII.
+const WRITER_LOCK: i64 = 0x7368_6970_6261_7365;
 
 /// Opens `PgConn`s for the pool.
 pub struct Manager {
@@ -99,9 +103,10 @@ impl Pg {
         plans: Plans,
         before_commit: BeforeCommit,
     ) -> Result<Pg> {
-        migrate(url)?;
+        blocking(|| migrate(url))?;
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(2))
+            .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(30))
             .test_on_check_out(false)
             .build(Manager {
@@ -128,7 +133,12 @@ impl Pg {
     pub fn write<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<(T, Vec<String>)> {
         let conn = self.pool.get()?;
         let c = Conn::Pg(&conn);
-        c.execute_batch("BEGIN")?;
+        // One writer at a time across every process, as on SQLite: a job reads and then writes
+        // (a split checks the units left, a create counts against the plan), and this keeps
+        // every such rule exact without retrying jobs. Released by COMMIT or ROLLBACK.
+        c.execute_batch(&format!(
+            "BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK})"
+        ))?;
         let work = || {
             let tx = Tx::new(c, &self.plans);
             let value = f(&tx)?;

@@ -66,7 +66,7 @@ pub fn session(db: &Reader, id_hash: &str) -> Result<Option<McpSession>> {
 pub fn touch_session(tx: &Tx, id_hash: &str, at: &str, initialized: bool) -> Result<()> {
     tx.conn
         .prepare_cached(
-            "UPDATE mcp_sessions SET last_used_at = ?2, initialized = initialized OR ?3 WHERE id_hash = ?1",
+            "UPDATE mcp_sessions SET last_used_at = ?2, initialized = CASE WHEN ?3 = 1 THEN 1 ELSE initialized END WHERE id_hash = ?1",
         )?
         .execute(params![id_hash, at, initialized])?;
     Ok(())

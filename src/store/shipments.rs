@@ -112,8 +112,8 @@ pub fn list(
         // The organization (and status) alone: the counts the triggers keep (V9).
         db.conn
             .prepare_cached(
-                "SELECT COALESCE(SUM(n), 0) FROM shipment_counts
-                 WHERE org_id = ?1 AND (?2 IS NULL OR status = ?2)",
+                "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM shipment_counts
+                 WHERE org_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR status = ?2)",
             )?
             .query_row(params![org_id, filter.status], |r| r.get(0))?
     } else {
@@ -212,7 +212,7 @@ pub fn in_transit(db: &Reader, slugs: &[&str], limit: u32) -> Result<Vec<InTrans
         serde_json::to_string(slugs).map_err(|e| crate::error::Error::Internal(e.to_string()))?;
     Ok(db
         .conn
-        .prepare_cached(
+        .prepare_cached(db.conn.pick(
             "SELECT s.org_id, s.id, c.id, json_extract(s.body, '$.tracking.number')
              FROM shipments s
              JOIN carriers c ON c.org_id = s.org_id AND c.id = json_extract(s.body, '$.carrierSettings.carrierId')
@@ -221,7 +221,15 @@ pub fn in_transit(db: &Reader, slugs: &[&str], limit: u32) -> Result<Vec<InTrans
                AND coalesce(json_extract(s.body, '$.tracking.status'), '') NOT IN ('delivered', 'returned')
                AND c.carrier_slug IN (SELECT value FROM json_each(?1))
              ORDER BY s.updated_at LIMIT ?2",
-        )?
+            "SELECT s.org_id, s.id, c.id, s.body::json #>> '{tracking,number}'
+             FROM shipments s
+             JOIN carriers c ON c.org_id = s.org_id AND c.id = s.body::json #>> '{carrierSettings,carrierId}'
+             WHERE s.status IN ('processing', 'partly_dispatched', 'dispatched')
+               AND s.body::json #>> '{tracking,number}' IS NOT NULL
+               AND coalesce(s.body::json #>> '{tracking,status}', '') NOT IN ('delivered', 'returned')
+               AND c.carrier_slug IN (SELECT json_array_elements_text(?1::json))
+             ORDER BY s.updated_at LIMIT ?2",
+        ))?
         .query_map(params![types, limit], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
         .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }

@@ -19,7 +19,8 @@ pub enum Conn<'c> {
 
 /// A PostgreSQL client and its prepared statements, by their text.
 pub struct PgConn {
-    client: RefCell<postgres::Client>,
+    /// Always `Some` but while being dropped.
+    client: RefCell<Option<postgres::Client>>,
     statements: RefCell<HashMap<String, postgres::Statement>>,
 }
 
@@ -28,8 +29,13 @@ pub struct PgConn {
 pub enum Error {
     #[error("sqlite: {0}")]
     Lite(#[from] rusqlite::Error),
-    #[error("postgres: {0}")]
+    #[error("postgres: {}", pg_message(.0))]
     Pg(#[from] postgres::Error),
+    #[error("postgres: {} in {sql}", pg_message(.source))]
+    Prepare {
+        sql: String,
+        source: postgres::Error,
+    },
     #[error("column {0}: {1}")]
     Decode(usize, String),
     #[error("the query returned no rows")]
@@ -37,6 +43,14 @@ pub enum Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The server's own message (and code) of a PostgreSQL error, which its `Display` leaves out.
+fn pg_message(err: &postgres::Error) -> String {
+    match err.as_db_error() {
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None => err.to_string(),
+    }
+}
 
 impl Error {
     /// Whether this is a UNIQUE constraint failure.
@@ -499,7 +513,7 @@ impl<'c> Conn<'c> {
     pub fn execute_batch(self, sql: &str) -> Result<()> {
         match self {
             Conn::Lite(conn) => Ok(conn.execute_batch(sql)?),
-            Conn::Pg(conn) => Ok(conn.client.borrow_mut().batch_execute(sql)?),
+            Conn::Pg(conn) => Ok(conn.client().batch_execute(sql)?),
         }
     }
 
@@ -520,21 +534,30 @@ impl<'c> Conn<'c> {
 impl PgConn {
     pub fn new(client: postgres::Client) -> PgConn {
         PgConn {
-            client: RefCell::new(client),
+            client: RefCell::new(Some(client)),
             statements: RefCell::default(),
         }
     }
 
-    /// The client itself, for what the statement interface does not cover (migrations, COPY).
+    /// The client itself, for what the statement interface does not cover.
     pub fn client(&self) -> std::cell::RefMut<'_, postgres::Client> {
-        self.client.borrow_mut()
+        std::cell::RefMut::map(self.client.borrow_mut(), |c| {
+            c.as_mut()
+                .unwrap_or_else(|| unreachable!("the client is there until drop"))
+        })
     }
 
     fn prepare(&self, sql: &str) -> Result<postgres::Statement> {
         if let Some(stmt) = self.statements.borrow().get(sql) {
             return Ok(stmt.clone());
         }
-        let stmt = self.client.borrow_mut().prepare(&numbered(sql))?;
+        let stmt = self
+            .client()
+            .prepare(&numbered(sql))
+            .map_err(|source| Error::Prepare {
+                sql: sql.split_whitespace().collect::<Vec<_>>().join(" "),
+                source,
+            })?;
         self.statements
             .borrow_mut()
             .insert(sql.to_string(), stmt.clone());
@@ -544,32 +567,55 @@ impl PgConn {
     fn query(&self, stmt: &postgres::Statement, values: &[Value]) -> Result<Vec<postgres::Row>> {
         let params: Vec<&(dyn PgToSql + Sync)> =
             values.iter().map(|v| v as &(dyn PgToSql + Sync)).collect();
-        Ok(self.client.borrow_mut().query(stmt, &params)?)
+        Ok(self.client().query(stmt, &params)?)
     }
 
     fn execute(&self, stmt: &postgres::Statement, values: &[Value]) -> Result<u64> {
         let params: Vec<&(dyn PgToSql + Sync)> =
             values.iter().map(|v| v as &(dyn PgToSql + Sync)).collect();
-        Ok(self.client.borrow_mut().execute(stmt, &params)?)
+        Ok(self.client().execute(stmt, &params)?)
     }
 
     /// Whether the connection is closed (a pool drops it then).
     pub fn is_closed(&self) -> bool {
-        self.client.borrow().is_closed()
+        self.client().is_closed()
     }
 }
 
-/// `?N` parameters as PostgreSQL's `$N`, outside quoted text.
+impl Drop for PgConn {
+    /// Closing the client blocks on its own runtime, which cannot happen on a thread that
+    /// drives another (a pool dropped inside async code): it is closed on a thread of its own.
+    fn drop(&mut self) {
+        let client = self.client.get_mut().take();
+        if let Some(client) = client
+            && tokio::runtime::Handle::try_current().is_ok()
+        {
+            let _ = std::thread::Builder::new()
+                .name("shipbase-pg-close".into())
+                .spawn(move || drop(client));
+        }
+    }
+}
+
+/// `?N` parameters as PostgreSQL's `$N`, and bare `?`s numbered in order, outside quoted text.
 fn numbered(sql: &str) -> String {
-    let mut out = String::with_capacity(sql.len());
+    let mut out = String::with_capacity(sql.len() + 8);
     let mut quoted = false;
-    for c in sql.chars() {
+    let mut bare = 0;
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\'' => {
                 quoted = !quoted;
                 out.push(c);
             }
-            '?' if !quoted => out.push('$'),
+            '?' if !quoted => {
+                out.push('$');
+                if !chars.peek().is_some_and(char::is_ascii_digit) {
+                    bare += 1;
+                    out.push_str(&bare.to_string());
+                }
+            }
             _ => out.push(c),
         }
     }
@@ -585,6 +631,10 @@ mod tests {
         assert_eq!(
             numbered("SELECT a FROM t WHERE b = ?1 AND c = '?2' AND d IN (?2, ?10)"),
             "SELECT a FROM t WHERE b = $1 AND c = '?2' AND d IN ($2, $10)"
+        );
+        assert_eq!(
+            numbered("SELECT a FROM t WHERE b = ? AND c = ?"),
+            "SELECT a FROM t WHERE b = $1 AND c = $2"
         );
     }
 

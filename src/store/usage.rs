@@ -13,7 +13,7 @@ pub fn add(tx: &Tx, org_id: &str, counter: Counter, period: &str, delta: i64) ->
     tx.conn
         .prepare_cached(
             "INSERT INTO usage_counters (org_id, counter, period, value) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (org_id, counter, period) DO UPDATE SET value = value + excluded.value",
+             ON CONFLICT (org_id, counter, period) DO UPDATE SET value = usage_counters.value + excluded.value",
         )?
         .execute(params![org_id, counter.as_str(), period, delta])?;
     Ok(())

@@ -36,6 +36,11 @@ pub fn fresh_postgres_database() -> Option<String> {
     let server = std::env::var("SHIPBASE_TEST_POSTGRES")
         .ok()
         .filter(|u| !u.is_empty())?;
+    // Errors the app logs (an internal error's cause) show in the failing test's output.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter("shipbase=warn")
+        .with_test_writer()
+        .try_init();
     let name = format!("t_{}", ulid::Ulid::new().to_string().to_lowercase());
     // The synchronous client runs its own runtime: keep it off the test's.
     let url = server.clone();
@@ -52,7 +57,81 @@ pub fn fresh_postgres_database() -> Option<String> {
     Some(format!("{base}/{name}"))
 }
 
+fn owned(params: &[&str]) -> Vec<String> {
+    params.iter().map(|p| p.to_string()).collect()
+}
+
+/// Whether the suite runs on PostgreSQL (`SHIPBASE_TEST_POSTGRES`).
+pub fn on_postgres() -> bool {
+    std::env::var("SHIPBASE_TEST_POSTGRES").is_ok_and(|u| !u.is_empty())
+}
+
 impl TestApp {
+    /// The app's PostgreSQL database, when it runs on one.
+    pub fn postgres_url(&self) -> Option<String> {
+        let config: toml::Table =
+            toml::from_str(&std::fs::read_to_string(&self.config_path).expect("config"))
+                .expect("config TOML");
+        config
+            .get("storage")
+            .and_then(|s| s.get("url"))
+            .and_then(|u| u.as_str())
+            .map(str::to_string)
+    }
+
+    /// Runs `sql` (text parameters `?1`, `?2`…) on the app's database under the API, whichever
+    /// the backend; the number of rows it changed.
+    pub fn db_execute(&self, sql: &str, params: &[&str]) -> u64 {
+        match self.postgres_url() {
+            Some(url) => {
+                let (sql, params) = (sql.replace('?', "$"), owned(params));
+                std::thread::spawn(move || {
+                    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("pg");
+                    let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                        params.iter().map(|p| p as _).collect();
+                    client.execute(&sql, &refs).expect("execute")
+                })
+                .join()
+                .expect("execute")
+            }
+            None => {
+                let db = rusqlite::Connection::open(self.dir.path().join("data/shipbase.db"))
+                    .expect("db");
+                db.execute(sql, rusqlite::params_from_iter(params))
+                    .expect("execute") as u64
+            }
+        }
+    }
+
+    /// The first column (as text) of the first row `sql` returns, whichever the backend.
+    pub fn db_text(&self, sql: &str, params: &[&str]) -> Option<String> {
+        match self.postgres_url() {
+            Some(url) => {
+                let (sql, params) = (sql.replace('?', "$"), owned(params));
+                std::thread::spawn(move || {
+                    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("pg");
+                    let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                        params.iter().map(|p| p as _).collect();
+                    let rows = client.query(&sql, &refs).expect("query");
+                    rows.first().map(|r| r.get::<_, String>(0))
+                })
+                .join()
+                .expect("query")
+            }
+            None => {
+                let db = rusqlite::Connection::open(self.dir.path().join("data/shipbase.db"))
+                    .expect("db");
+                let mut stmt = db.prepare(sql).expect("prepare");
+                let mut rows = stmt
+                    .query(rusqlite::params_from_iter(params))
+                    .expect("query");
+                rows.next()
+                    .expect("row")
+                    .map(|r| r.get::<_, String>(0).expect("text"))
+            }
+        }
+    }
+
     /// Starts the app with the default test configuration.
     pub async fn spawn() -> TestApp {
         TestApp::spawn_with("").await

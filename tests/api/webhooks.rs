@@ -496,9 +496,9 @@ async fn secrets_are_encrypted_at_rest() {
     let s = Setup::new(PRIVATE_OK).await;
     let webhook = s.webhook("/x", json!({})).await;
     let secret = webhook["secret"].as_str().unwrap_or_default().to_string();
-    let db = rusqlite::Connection::open(s.app.dir.path().join("data/shipbase.db")).expect("db");
-    let stored: String = db
-        .query_row("SELECT secret FROM webhooks", [], |r| r.get(0))
+    let stored = s
+        .app
+        .db_text("SELECT secret FROM webhooks", &[])
         .expect("row");
     assert!(
         stored.starts_with("v1:") && !stored.contains(&secret[6..]),

@@ -202,9 +202,7 @@ async fn a_user_limited_to_a_brand_later_loses_the_agents_access() {
     let connected = connect(&app, &member, &["read:shipments"]).await;
     let shipments = format!("/orgs/{}/shipments", org.id);
     app.get(&shipments, connected.access()).await.expect(200);
-    let db =
-        rusqlite::Connection::open(app.dir.path().join("data").join("shipbase.db")).expect("db");
-    db.execute("UPDATE memberships SET brand = 'Nordic' WHERE user_id = (SELECT id FROM users WHERE email = ?1)", [&email]).expect("update");
+    app.db_execute("UPDATE memberships SET brand = 'Nordic' WHERE user_id = (SELECT id FROM users WHERE email = ?1)", &[&email]);
     app.get(&shipments, connected.access())
         .await
         .problem(401, "unauthenticated");

@@ -13,6 +13,7 @@ use crate::{
 
 mod backup;
 mod config_cmd;
+mod copy_data;
 mod dev;
 mod migrate;
 mod org;
@@ -58,6 +59,8 @@ enum Command {
     Backup(backup::Args),
     /// Apply pending database migrations.
     Migrate,
+    /// Copy the whole installation between the SQLite file and a PostgreSQL database.
+    CopyData(copy_data::Args),
     /// Check or print configuration.
     #[command(subcommand)]
     Config(config_cmd::Command),
@@ -88,6 +91,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Serve(args) => serve::run(cli.config.as_deref(), overrides, args),
         Command::Config(cmd) => config_cmd::run(cli.config.as_deref(), &overrides, cmd),
         Command::Migrate => migrate::run(&load(cli.config.as_deref(), &overrides)?),
+        Command::CopyData(args) => copy_data::run(&load(cli.config.as_deref(), &overrides)?, args),
         command => {
             let config = load(cli.config.as_deref(), &overrides)?;
             block_on(async move {
@@ -99,7 +103,10 @@ fn run(cli: Cli) -> Result<(), String> {
                     Command::Staff(cmd) => staff::run(&ctx, cmd).await,
                     Command::Backup(args) => backup::run(&ctx, args).await,
                     Command::Dev(cmd) => dev::run(&ctx, cmd).await,
-                    Command::Serve(_) | Command::Config(_) | Command::Migrate => Ok(()),
+                    Command::Serve(_)
+                    | Command::Config(_)
+                    | Command::Migrate
+                    | Command::CopyData(_) => Ok(()),
                 }
             })
         }

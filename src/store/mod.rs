@@ -17,6 +17,7 @@ use crate::{
 
 pub mod api_tokens;
 pub mod carriers;
+pub mod copy;
 pub mod deliveries;
 pub mod documents;
 pub mod events;

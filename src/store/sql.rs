@@ -90,6 +90,28 @@ pub enum Value<'a> {
     Blob(&'a [u8]),
 }
 
+/// A value read whatever its column's type (copying whole tables).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Owned {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+impl Param for Owned {
+    fn value(&self) -> Value<'_> {
+        match self {
+            Owned::Null => Value::Null,
+            Owned::Int(v) => Value::Int(*v),
+            Owned::Real(v) => Value::Real(*v),
+            Owned::Text(v) => Value::Text(v),
+            Owned::Blob(v) => Value::Blob(v),
+        }
+    }
+}
+
 /// What can be bound to a parameter.
 pub trait Param {
     fn value(&self) -> Value<'_>;
@@ -386,6 +408,35 @@ pub enum Row<'r, 's> {
 }
 
 impl Row<'_, '_> {
+    /// Column `idx` as whatever it holds.
+    pub fn owned(&self, idx: usize) -> Result<Owned> {
+        match self {
+            Row::Lite(row) => Ok(match row.get_ref(idx)? {
+                ValueRef::Null => Owned::Null,
+                ValueRef::Integer(v) => Owned::Int(v),
+                ValueRef::Real(v) => Owned::Real(v),
+                ValueRef::Text(v) => Owned::Text(
+                    String::from_utf8(v.to_vec()).map_err(|e| Error::Decode(idx, e.to_string()))?,
+                ),
+                ValueRef::Blob(v) => Owned::Blob(v.to_vec()),
+            }),
+            Row::Pg(row) => {
+                let ty = row.columns().get(idx).map(|c| c.type_().clone());
+                let owned = match ty {
+                    Some(Type::BYTEA) => <Vec<u8> as FromColumn>::pg(row, idx)?.map(Owned::Blob),
+                    Some(Type::FLOAT8 | Type::FLOAT4) => {
+                        <f64 as FromColumn>::pg(row, idx)?.map(Owned::Real)
+                    }
+                    Some(Type::INT8 | Type::INT4 | Type::INT2 | Type::BOOL) => {
+                        pg_int(row, idx)?.map(Owned::Int)
+                    }
+                    _ => <String as FromColumn>::pg(row, idx)?.map(Owned::Text),
+                };
+                Ok(owned.unwrap_or(Owned::Null))
+            }
+        }
+    }
+
     /// The value of column `idx`.
     pub fn get<I: ColumnIndex, T: Column>(&self, idx: I) -> Result<T> {
         let idx = idx.index();
@@ -429,6 +480,18 @@ impl<T, F: FnMut(&Row) -> Result<T>> Iterator for Mapped<'_, F> {
 }
 
 impl Stmt<'_> {
+    /// The names of the result's columns.
+    pub fn column_names(&self) -> Vec<String> {
+        match self {
+            Stmt::Lite(stmt) => stmt.column_names().into_iter().map(String::from).collect(),
+            Stmt::Pg(_, stmt) => stmt
+                .columns()
+                .iter()
+                .map(|c| c.name().to_string())
+                .collect(),
+        }
+    }
+
     /// The first row mapped through `f`; `Error::NoRows` when there is none.
     pub fn query_row<T>(
         &mut self,

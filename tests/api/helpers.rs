@@ -30,12 +30,31 @@ pub struct TestOrg {
     pub token: String,
 }
 
-/// With `SHIPBASE_TEST_POSTGRES` set to a PostgreSQL server's URL (`.ci/postgres.sh start`),
-/// every test app gets a new empty database there: the suite runs on PostgreSQL.
-pub fn fresh_postgres_database() -> Option<String> {
-    let server = std::env::var("SHIPBASE_TEST_POSTGRES")
+/// The PostgreSQL server the tests may use (`SHIPBASE_TEST_POSTGRES`, a URL as
+/// `.ci/postgres.sh start` prints it).
+pub fn postgres_server() -> Option<String> {
+    std::env::var("SHIPBASE_TEST_POSTGRES")
         .ok()
-        .filter(|u| !u.is_empty())?;
+        .filter(|u| !u.is_empty())
+}
+
+/// Whether the suite runs on PostgreSQL: `SHIPBASE_TEST_STORAGE=postgres` (with a server).
+pub fn on_postgres() -> bool {
+    std::env::var("SHIPBASE_TEST_STORAGE").is_ok_and(|s| s == "postgres")
+}
+
+/// When the suite runs on PostgreSQL, a new empty database there for one test app.
+pub fn fresh_postgres_database() -> Option<String> {
+    if !on_postgres() {
+        return None;
+    }
+    let server =
+        postgres_server().expect("SHIPBASE_TEST_STORAGE=postgres needs SHIPBASE_TEST_POSTGRES");
+    Some(new_postgres_database(&server))
+}
+
+/// A new empty database on `server`; its URL.
+pub fn new_postgres_database(server: &str) -> String {
     // Errors the app logs (an internal error's cause) show in the failing test's output.
     let _ = tracing_subscriber::fmt()
         .with_env_filter("shipbase=warn")
@@ -43,7 +62,7 @@ pub fn fresh_postgres_database() -> Option<String> {
         .try_init();
     let name = format!("t_{}", ulid::Ulid::new().to_string().to_lowercase());
     // The synchronous client runs its own runtime: keep it off the test's.
-    let url = server.clone();
+    let url = server.to_string();
     let create = name.clone();
     std::thread::spawn(move || {
         let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("postgres");
@@ -54,16 +73,11 @@ pub fn fresh_postgres_database() -> Option<String> {
     .join()
     .expect("create database");
     let (base, _) = server.rsplit_once('/').expect("a URL with a database");
-    Some(format!("{base}/{name}"))
+    format!("{base}/{name}")
 }
 
 fn owned(params: &[&str]) -> Vec<String> {
     params.iter().map(|p| p.to_string()).collect()
-}
-
-/// Whether the suite runs on PostgreSQL (`SHIPBASE_TEST_POSTGRES`).
-pub fn on_postgres() -> bool {
-    std::env::var("SHIPBASE_TEST_POSTGRES").is_ok_and(|u| !u.is_empty())
 }
 
 impl TestApp {

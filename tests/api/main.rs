@@ -26,6 +26,7 @@ mod openapi;
 mod orders;
 mod orgs;
 mod pages;
+mod postgres;
 mod printers;
 mod quotes;
 mod rate_limits;

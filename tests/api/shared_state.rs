@@ -14,6 +14,9 @@ fn two_processes() -> (tempfile::TempDir, Ctx, Ctx) {
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::default();
     config.storage.data_dir = dir.path().to_path_buf();
+    if let Some(url) = crate::helpers::fresh_postgres_database() {
+        config.storage.url = url;
+    }
     let first = Ctx::open(config.clone()).unwrap();
     let second = Ctx::open(config).unwrap();
     (dir, first, second)

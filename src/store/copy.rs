@@ -58,7 +58,7 @@ pub enum Location<'a> {
 /// An open side: the connection the statement interface runs on.
 enum Open {
     Sqlite(rusqlite::Connection),
-    Postgres(PgConn),
+    Postgres(Box<PgConn>),
 }
 
 impl Open {
@@ -76,7 +76,7 @@ impl Open {
                 let client = pg::config(url)?.connect(postgres::NoTls).map_err(|e| {
                     Error::Internal(format!("cannot connect to {}: {e}", pg::redacted(url)))
                 })?;
-                Ok(Open::Postgres(PgConn::new(client)))
+                Ok(Open::Postgres(Box::new(PgConn::new(client))))
             }
         }
     }

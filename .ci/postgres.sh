@@ -5,6 +5,7 @@
 # but this machine can reach it).
 #
 #   .ci/postgres.sh start DIR    # prints the server URL (postgres://…/postgres)
+#   PG_DURABLE=1 .ci/postgres.sh start DIR   # with PostgreSQL's durable defaults (benchmarks)
 #   .ci/postgres.sh stop DIR
 #   .ci/postgres.sh createdb URL NAME   # prints the new database's URL
 set -euo pipefail
@@ -44,9 +45,12 @@ case "${1:-}" in
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     as_owner "$bin/initdb" -D "$dir/data" -U shipbase -A trust --no-sync -E UTF8 --locale C >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; exit 1; }
+    opts="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=300"
     # fsync off: a throwaway test cluster loses nothing it must keep.
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+    if [ -z "${PG_DURABLE:-}" ]; then
+      opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    fi
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$opts" \
       start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://shipbase@127.0.0.1:$port/postgres"
     ;;

@@ -10,7 +10,8 @@ the start-up time on the 1M-shipment database. Writes benches/results.md.
 
 Environment: BIN (the binary), SECONDS_PER_RUN (default 10), CONNECTIONS (default 64),
 LARGE (shipments of the large organization, default 1000000), OUT (default benches/results.md),
-CEILING (a file holding the sqlite_ceiling output).
+CEILING (a file holding the sqlite_ceiling output), POSTGRES (a PostgreSQL server's URL: adds
+the PostgreSQL rows, one and two server processes on one database).
 """
 
 import json
@@ -23,6 +24,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -32,6 +34,7 @@ CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
 LARGE = int(os.environ.get("LARGE", "1000000"))
 OUT = os.environ.get("OUT", "benches/results.md")
 CEILING = os.environ.get("CEILING", "")
+POSTGRES = os.environ.get("POSTGRES", "")
 WORK = tempfile.mkdtemp(prefix="shipbase-bench-")
 DATA = os.path.join(WORK, "data")
 
@@ -54,7 +57,7 @@ def healthy(port):
 class Server:
     """`shipbase serve` on DATA; `startup` is the time from exec to the first healthy answer."""
 
-    def __init__(self, **env):
+    def __init__(self, data=None, **env):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         environment = dict(os.environ, SHIPBASE_LIMITS__RATE_PER_SECOND="0",
@@ -63,7 +66,7 @@ class Server:
         log = open(os.path.join(WORK, "server.log"), "a")
         started = time.perf_counter()
         self.proc = subprocess.Popen(
-            [BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", DATA],
+            [BIN, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", data or DATA],
             cwd=WORK, env=environment, stdout=subprocess.DEVNULL, stderr=log)
         deadline = started + 60
         while not healthy(self.port):
@@ -89,15 +92,17 @@ class Server:
         self.proc.wait(timeout=60)
 
 
-def cli(*args):
-    out = subprocess.run([BIN, *args, "--data-dir", DATA], cwd=WORK, check=True,
-                         capture_output=True, text=True, env={**os.environ, "SHIPBASE_LOG__LEVEL": "warn"})
+def cli(*args, data=None, env=None):
+    out = subprocess.run([BIN, *args, "--data-dir", data or DATA], cwd=WORK, check=True,
+                         capture_output=True, text=True,
+                         env={**os.environ, "SHIPBASE_LOG__LEVEL": "warn", **(env or {})})
     return out.stdout
 
 
-def new_org(slug):
+def new_org(slug, data=None, env=None):
     created = json.loads(cli("org", "create", "--name", slug.title(), "--slug", slug, "--email",
-                             f"{slug}@example.com", "--user-name", slug.title(), "--json"))
+                             f"{slug}@example.com", "--user-name", slug.title(), "--json",
+                             data=data, env=env))
     return created["org"]["id"], created["token"]
 
 
@@ -112,8 +117,8 @@ def api(server, token, method, path, body=None):
 UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
 
 
-def wrk(url, script, seconds=SECONDS):
-    out = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency",
+def wrk(url, script, seconds=SECONDS, connections=CONNECTIONS):
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
                           "-s", script, url], cwd=WORK, check=True, capture_output=True,
                          text=True).stdout
     result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))}
@@ -183,12 +188,9 @@ def machine():
             f"Linux {platform.release()}; wrk and hey on the same cores as the server")
 
 
-def main():
-    rows = {}
-    ceiling = dict(re.findall(r"sqlite (\w+) (\d+)", open(CEILING).read())) if CEILING else {}
-
-    server = Server()
-    org, token = new_org("bench")
+def prepare(server, org, token):
+    """A sender address, a sandbox carrier and three rules in `org`; the files of a shipment and
+    of a quote request that use them."""
     address = api(server, token, "POST", f"/orgs/{org}/sender-addresses", {
         "name": "Main", "attContact": "Mette", "address1": "Industrivej 12", "zipcode": "8000",
         "city": "Aarhus", "phone": "+4512345678", "countryCode": "DK", "state": "Midtjylland",
@@ -240,6 +242,16 @@ def main():
                              {"name": "Mug", "quantity": 1, "grams": 400, "price": 6000,
                               "sku": "MUG-7"}],
                    "currency": "DKK"}, f)
+    return shipment_file, quote_file
+
+
+def main():
+    rows = {}
+    ceiling = dict(re.findall(r"sqlite (\w+) (\d+)", open(CEILING).read())) if CEILING else {}
+
+    server = Server()
+    org, token = new_org("bench")
+    shipment_file, quote_file = prepare(server, org, token)
     post = lua("post.lua", token, "POST", body_file=shipment_file)
     get = lua("get.lua", token)
     shipments = f"{server.base}/orgs/{org}/shipments"
@@ -293,6 +305,8 @@ def main():
     rows["create_normal"] = measured(server, lambda: wrk(f"{server.base}/orgs/{org}/shipments", post))
     server.stop()
     rows["rss_mb"] = max(r["rss"] for r in rows.values() if "rss" in r)
+    if POSTGRES:
+        rows["postgres"] = postgres_rows(POSTGRES)
     rows["ceiling"] = ceiling
     with open(os.path.join(WORK, "rows.json"), "w") as f:
         json.dump(rows, f, indent=1)
@@ -320,6 +334,91 @@ Profiles of the server under wrk (`perf record -F 2999 -g -p <pid>` while the ro
   (HTTP, the strict body check, decoding and validation, the answer's JSON). 20k/s would need
   both halved.
 """
+
+
+def both(servers, run):
+    """`run(server, connections)` against each server at once, the connections split between
+    them: the summed rate and the slower of their latencies."""
+    results = [None] * len(servers)
+
+    def one(i):
+        results[i] = run(servers[i], CONNECTIONS // len(servers))
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(servers))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {"rps": sum(r["rps"] for r in results), "p50": max(r["p50"] for r in results),
+            "p99": max(r["p99"] for r in results), "non2xx": sum(r["non2xx"] for r in results),
+            "rss": max(r["rss"] for r in results)}
+
+
+def postgres_rows(server_url):
+    """Create, get and list on PostgreSQL (a new database on `server_url`), served by one
+    process and then by two on the same database (each wrk gets half the connections)."""
+    name = f"shipbase_bench_{os.getpid()}"
+    subprocess.run(["psql", server_url, "-qc", f"CREATE DATABASE {name}"], check=True)
+    env = {"SHIPBASE_STORAGE__URL": server_url.rsplit("/", 1)[0] + "/" + name}
+    data = os.path.join(WORK, "pg-data")
+    first = Server(data=data, **env)
+    org, token = new_org("pgbench", data=data, env=env)
+    shipment_file, _ = prepare(first, org, token)
+    post = lua("pg_post.lua", token, "POST", body_file=shipment_file)
+    get = lua("pg_get.lua", token)
+    one = api(first, token, "POST", f"/orgs/{org}/shipments", json.load(open(shipment_file)))["id"]
+    small_org, small_token = new_org("pgsmall", data=data, env=env)
+    cli("dev", "seed", "--org", small_org, "--shipments", "10000", data=data, env=env)
+    listing = lua("pg_list.lua", small_token)
+    work = {
+        "create": lambda s, c: measured(s, lambda: wrk(f"{s.base}/orgs/{org}/shipments", post,
+                                                       connections=c)),
+        "get": lambda s, c: measured(s, lambda: wrk(f"{s.base}/orgs/{org}/shipments/{one}", get,
+                                                    connections=c)),
+        "list": lambda s, c: measured(s, lambda: wrk(f"{s.base}/orgs/{small_org}/shipments",
+                                                     listing, connections=c)),
+    }
+    rows = {}
+    for kind, run in work.items():
+        print(f"== PostgreSQL, one process: {kind}", flush=True)
+        rows[f"{kind}_1"] = run(first, CONNECTIONS)
+    second = Server(data=data, **env)
+    for kind, run in work.items():
+        print(f"== PostgreSQL, two processes: {kind}", flush=True)
+        rows[f"{kind}_2"] = both([first, second], run)
+    second.stop()
+    first.stop()
+    rows["version"] = subprocess.run(["psql", server_url, "-Atc", "SHOW server_version"],
+                                     check=True, capture_output=True, text=True).stdout.strip()
+    return rows
+
+
+def postgres_lines(rows, sqlite_rows, line):
+    if not rows:
+        return []
+    pg = rows
+    return [
+        "",
+        f"### PostgreSQL {pg['version']} (same machine, same cores; a local server with its "
+        "defaults)",
+        "",
+        "Each row next to its SQLite figure above. \"two processes\": two `shipbase serve` on "
+        "one database, each driven by its own wrk with half the connections; the rate is the "
+        "sum. Write transactions hold one advisory lock (one writer at a time, as on SQLite).",
+        "",
+        "| work | req/s | p50 | p99 | peak RSS MB | vs HTTP | vs SQLite row | target | met |",
+        "|-|-|-|-|-|-|-|-|-|",
+    ] + [
+        line(f"{label}, {n}", pg[f"{kind}_{k}"], "–", True, sqlite_rows[sqlite_kind]["rps"])
+        for kind, sqlite_kind, label in (("create", "create_full", "create shipment"),
+                                         ("get", "get", "get shipment"),
+                                         ("list", "list_small", "list 20 + total, 10k shipments"))
+        for k, n in (("1", "one process"), ("2", "two processes"))
+    ] + [
+        "",
+        "- Non-2xx answers on PostgreSQL: " + ", ".join(
+            f"{k} {v['non2xx']}" for k, v in pg.items() if isinstance(v, dict)) + ".",
+    ]
 
 
 def write(rows):
@@ -381,6 +480,7 @@ def write(rows):
         f"- Non-2xx answers elsewhere: create {rows['create_full']['non2xx']}, "
         f"fixed-rate {fixed['non2xx']}, get {rows['get']['non2xx']}, "
         f"lists {l10['non2xx']} / {l1m['non2xx']}, quote {rows['quote']['non2xx']}.",
+    ] + postgres_lines(rows.get("postgres"), rows, line) + [
         "",
         PROFILE,
     ]

@@ -8,7 +8,8 @@
 #   benches/run.sh [seconds per run, default 10] [connections, default 64]
 #
 # SHIPBASE_BIN=/path/to/shipbase measures that binary instead of building target/release;
-# LARGE=100000 seeds a smaller "large" organization for a quick run; OUT=FILE writes elsewhere.
+# LARGE=100000 seeds a smaller "large" organization for a quick run; OUT=FILE writes elsewhere;
+# POSTGRES=URL (or a throwaway cluster .ci/postgres.sh starts) adds the PostgreSQL rows.
 # Traffic goes only to 127.0.0.1; every run is bounded; the data directory is removed after.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -28,6 +29,15 @@ ceiling=$(mktemp)
 trap 'rm -f "$ceiling"' EXIT
 echo "== raw SQLite insert ceiling"
 cargo bench --locked -q --bench sqlite_ceiling -- 3 | tee "$ceiling"
+
+# The PostgreSQL rows run on POSTGRES (a server URL) or on a throwaway cluster with PostgreSQL's
+# durable defaults; NO_POSTGRES=1 leaves them out.
+if [ -z "${POSTGRES:-}" ] && [ -z "${NO_POSTGRES:-}" ]; then
+  pgdir=$(mktemp -d)
+  POSTGRES=$(PG_DURABLE=1 .ci/postgres.sh start "$pgdir")
+  trap 'rm -f "$ceiling"; .ci/postgres.sh stop "$pgdir"; rm -rf "$pgdir"' EXIT
+fi
+export POSTGRES="${POSTGRES:-}"
 
 BIN="$(realpath "${SHIPBASE_BIN:-target/release/shipbase}")" \
 SECONDS_PER_RUN="${1:-10}" CONNECTIONS="${2:-64}" CEILING="$ceiling" \

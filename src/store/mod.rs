@@ -51,14 +51,15 @@ mod embedded {
 /// Handles to the database: cheap to clone.
 #[derive(Clone)]
 pub struct Db {
-    backend: Backend,
+    writer: writer::Writer,
+    reads: Reads,
     outbox: Arc<Outbox>,
 }
 
+/// Where reads go.
 #[derive(Clone)]
-enum Backend {
+enum Reads {
     Sqlite {
-        writer: writer::Writer,
         readers: Pool<SqliteConnectionManager>,
         file: Arc<point::File>,
     },
@@ -120,14 +121,12 @@ impl Db {
     pub fn open(options: Options) -> Result<Db> {
         let outbox = Arc::new(Outbox::default());
         if let Some(url) = options.url {
-            let pg = pg::Pg::open(
-                url,
-                options.read_connections + 8,
-                options.plans,
-                options.before_commit,
-            )?;
+            let (pg, conn) = pg::Pg::open(url, options.read_connections + 8)?;
+            let writer =
+                writer::Writer::start(conn, options.plans, options.before_commit, outbox.clone())?;
             return Ok(Db {
-                backend: Backend::Postgres(Arc::new(pg)),
+                writer,
+                reads: Reads::Postgres(Arc::new(pg)),
                 outbox,
             });
         }
@@ -150,8 +149,12 @@ impl Db {
         let mut conn = Connection::open_with_flags(path, flags).map_err(|e| open_error(path, e))?;
         pragmas(&conn).map_err(|e| open_error(path, e))?;
         migrate(&mut conn)?;
-        let writer =
-            writer::Writer::start(conn, options.plans, options.before_commit, outbox.clone())?;
+        let writer = writer::Writer::start(
+            writer::WriteConn::Sqlite(conn),
+            options.plans,
+            options.before_commit,
+            outbox.clone(),
+        )?;
         // The writer made the file and its WAL; readers open it read-only. A SQLite connection
         // does not go stale like a network one: checking each one out with a query is waste.
         let readers = Pool::builder()
@@ -164,8 +167,8 @@ impl Db {
             )
             .map_err(|e| open_error(path, e))?;
         Ok(Db {
-            backend: Backend::Sqlite {
-                writer,
+            writer,
+            reads: Reads::Sqlite {
                 readers,
                 file: Arc::new(point::File::new(path)),
             },
@@ -175,7 +178,7 @@ impl Db {
 
     /// Whether this is a PostgreSQL database.
     pub fn is_postgres(&self) -> bool {
-        matches!(self.backend, Backend::Postgres(_))
+        matches!(self.reads, Reads::Postgres(_))
     }
 
     /// Tells, after each commit that queued webhook deliveries, for which webhooks.
@@ -190,13 +193,13 @@ impl Db {
     /// On PostgreSQL the read is a round trip to the server, made without holding up the
     /// worker's other tasks (`pg::blocking`).
     pub fn point<T: Send>(&self, f: impl FnOnce(&Reader) -> Result<T> + Send) -> Result<T> {
-        match &self.backend {
-            Backend::Sqlite { file, .. } => point::with(file, |conn| {
+        match &self.reads {
+            Reads::Sqlite { file, .. } => point::with(file, |conn| {
                 f(&Reader {
                     conn: sql::Conn::Lite(conn),
                 })
             }),
-            Backend::Postgres(pg) => pg::blocking(|| pg.read(f)),
+            Reads::Postgres(pg) => pg::blocking(|| pg.read(f)),
         }
     }
 
@@ -206,8 +209,8 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Reader) -> Result<T> + Send + 'static,
     {
-        match &self.backend {
-            Backend::Sqlite { readers, .. } => {
+        match &self.reads {
+            Reads::Sqlite { readers, .. } => {
                 let pool = readers.clone();
                 crate::blocking::run(move || {
                     let conn = pool.get()?;
@@ -217,7 +220,7 @@ impl Db {
                 })
                 .await
             }
-            Backend::Postgres(pg) => {
+            Reads::Postgres(pg) => {
                 let pg = pg.clone();
                 crate::blocking::run(move || pg.read(f)).await
             }
@@ -232,17 +235,7 @@ impl Db {
         T: Send + 'static,
         F: FnOnce(&Tx) -> Result<T> + Send + 'static,
     {
-        match &self.backend {
-            Backend::Sqlite { writer, .. } => writer.write(f).await,
-            Backend::Postgres(pg) => {
-                let pg = pg.clone();
-                let (value, queued) = crate::blocking::run(move || pg.write(f)).await?;
-                if !queued.is_empty() {
-                    self.outbox.queued(queued);
-                }
-                Ok(value)
-            }
-        }
+        self.writer.write(f).await
     }
 
     /// Writes a consistent copy of the live database to `target` (which must not exist).

@@ -1,28 +1,24 @@
-//! The PostgreSQL backend (DESIGN §18): a pool of connections shared by reads and writes. A
-//! write job is one transaction on one pooled connection, run on the blocking pool. Write
-//! transactions take one advisory lock, so that they run one at a time across every process
-//! sharing the database, exactly as SQLite's single writer runs them: no business rule needs a
-//! second, concurrent-safe version. Reads run in parallel everywhere.
+//! The PostgreSQL backend (DESIGN §18): a pool of connections for reads, and the writer's own
+//! connection. Writes go through the same single writer as on SQLite (`writer.rs`: group
+//! commit, a savepoint per job), whose transactions take one advisory lock, so that they run
+//! one at a time across every process sharing the database, exactly as SQLite's single writer
+//! runs them: no business rule needs a second, concurrency-safe version. Reads run in parallel
+//! everywhere.
 
-use std::{
-    panic::{AssertUnwindSafe, catch_unwind},
-    time::Duration,
-};
+use std::time::Duration;
 
 use crate::{
     error::{Error, Result},
     store::{
-        BeforeCommit, Plans, Reader, Tx,
+        Reader,
         sql::{Conn, PgConn},
+        writer::WriteConn,
     },
 };
 
 mod embedded {
     refinery::embed_migrations!("migrations/postgres");
 }
-
-/// The advisory lock a write transaction holds: "shipbase" in ASCII.
-const WRITER_LOCK: i64 = 0x7368_6970_6261_7365;
 
 /// Opens `PgConn`s for the pool.
 pub struct Manager {
@@ -46,11 +42,9 @@ impl r2d2::ManageConnection for Manager {
     }
 }
 
-/// The pool, and what a write job needs besides a connection.
+/// The pool of read connections.
 pub struct Pg {
     pool: r2d2::Pool<Manager>,
-    plans: Plans,
-    before_commit: BeforeCommit,
 }
 
 /// Parses a `postgres://` URL.
@@ -96,28 +90,37 @@ fn connect_error(url: &str, err: impl std::fmt::Display) -> Error {
 }
 
 impl Pg {
-    /// Migrates the database and opens a pool of `connections`.
-    pub fn open(
-        url: &str,
-        connections: u32,
-        plans: Plans,
-        before_commit: BeforeCommit,
-    ) -> Result<Pg> {
+    /// Migrates the database, opens a pool of `connections` for reads, and the writer's
+    /// connection.
+    pub fn open(url: &str, connections: u32) -> Result<(Pg, WriteConn)> {
         blocking(|| migrate(url))?;
+        let config = config(url)?;
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(2))
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(30))
             .test_on_check_out(false)
             .build(Manager {
-                config: config(url)?,
+                config: config.clone(),
             })
             .map_err(|e| connect_error(url, e))?;
-        Ok(Pg {
-            pool,
-            plans,
-            before_commit,
-        })
+        let redacted = redacted(url);
+        let connect = move || {
+            config
+                .connect(postgres::NoTls)
+                .map(PgConn::new)
+                .map_err(|e| {
+                    Error::Internal(format!("cannot connect to PostgreSQL at {redacted}: {e}"))
+                })
+        };
+        let conn = blocking(&connect)?;
+        Ok((
+            Pg { pool },
+            WriteConn::Postgres {
+                conn: Box::new(conn),
+                connect: Box::new(connect),
+            },
+        ))
     }
 
     /// Runs `f` on a pooled connection, on this thread.
@@ -126,39 +129,6 @@ impl Pg {
         f(&Reader {
             conn: Conn::Pg(&conn),
         })
-    }
-
-    /// Runs a write job as one transaction on this thread; returns its value and the webhooks
-    /// it queued deliveries for, after the commit.
-    pub fn write<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<(T, Vec<String>)> {
-        let conn = self.pool.get()?;
-        let c = Conn::Pg(&conn);
-        // One writer at a time across every process, as on SQLite: a job reads and then writes
-        // (a split checks the units left, a create counts against the plan), and this keeps
-        // every such rule exact without retrying jobs. Released by COMMIT or ROLLBACK.
-        c.execute_batch(&format!(
-            "BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK})"
-        ))?;
-        let work = || {
-            let tx = Tx::new(c, &self.plans);
-            let value = f(&tx)?;
-            (self.before_commit)(&tx)?;
-            let queued = tx.flush()?;
-            Ok((value, queued))
-        };
-        let outcome = catch_unwind(AssertUnwindSafe(work))
-            .unwrap_or_else(|_| Err(Error::Internal("a write job panicked".into())));
-        match outcome {
-            Ok(done) => {
-                c.execute_batch("COMMIT")?;
-                Ok(done)
-            }
-            Err(err) => {
-                // A connection whose rollback failed is broken: the pool drops it.
-                let _ = c.execute_batch("ROLLBACK");
-                Err(err)
-            }
-        }
     }
 }
 

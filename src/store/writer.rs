@@ -1,5 +1,7 @@
 //! The single writer: one thread owns the write connection and runs write jobs in batches, one
-//! transaction per batch and a savepoint per job (group commit). A job is the writer's one path:
+//! transaction per batch and a savepoint per job (group commit), on SQLite and on PostgreSQL
+//! alike. On PostgreSQL the batch's transaction also takes one advisory lock, so that the
+//! writers of several processes on one database take turns, as one writer would. A job is the writer's one path:
 //! it runs the caller's work on a `Tx`, then the `before_commit` hook (order settlement), then
 //! writes what the `Tx` collected (events), all inside its savepoint. A failing job rolls back
 //! only its own savepoint; every caller hears back only after the batch has committed.
@@ -10,11 +12,12 @@ use std::{
     sync::{Arc, mpsc},
 };
 
-use rusqlite::Connection;
-
 use crate::{
     error::{Error, Result},
-    store::{BeforeCommit, Outbox, Plans, Tx},
+    store::{
+        BeforeCommit, Outbox, Plans, Tx,
+        sql::{Conn, PgConn},
+    },
 };
 
 /// Jobs taken into one transaction at most.
@@ -30,10 +33,46 @@ pub struct Writer {
     jobs: mpsc::Sender<Job>,
 }
 
+/// The connection the writer owns.
+pub enum WriteConn {
+    Sqlite(rusqlite::Connection),
+    /// With how to connect again when the server closed the connection.
+    Postgres {
+        conn: Box<PgConn>,
+        connect: Box<dyn Fn() -> Result<PgConn> + Send>,
+    },
+}
+
+/// The advisory lock a PostgreSQL write transaction holds: "shipbase" in ASCII.
+const WRITER_LOCK: i64 = 0x7368_6970_6261_7365;
+
+impl WriteConn {
+    fn conn(&self) -> Conn<'_> {
+        match self {
+            WriteConn::Sqlite(conn) => Conn::Lite(conn),
+            WriteConn::Postgres { conn, .. } => Conn::Pg(conn),
+        }
+    }
+
+    /// Starts a batch's transaction (on PostgreSQL, first connecting again when needed).
+    fn begin(&mut self) -> Result<()> {
+        match self {
+            WriteConn::Sqlite(conn) => Ok(run_sql(Conn::Lite(conn), "BEGIN IMMEDIATE")?),
+            WriteConn::Postgres { conn, connect } => {
+                if conn.is_closed() {
+                    **conn = connect()?;
+                }
+                let begin = format!("BEGIN; SELECT pg_advisory_xact_lock({WRITER_LOCK})");
+                Ok(Conn::Pg(conn).execute_batch(&begin)?)
+            }
+        }
+    }
+}
+
 /// What a job runs against: the connection, the plans and the hook; and whom to tell when a
 /// batch queued webhook deliveries.
 struct Unit {
-    conn: Connection,
+    conn: WriteConn,
     plans: Plans,
     before_commit: BeforeCommit,
     outbox: Arc<Outbox>,
@@ -44,7 +83,7 @@ struct Unit {
 impl Writer {
     /// Starts the writer thread on `conn`. It ends when every `Writer` handle is dropped.
     pub fn start(
-        conn: Connection,
+        conn: WriteConn,
         plans: Plans,
         before_commit: BeforeCommit,
         outbox: Arc<Outbox>,
@@ -97,11 +136,10 @@ impl Writer {
 }
 
 fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
-    let conn = &unit.conn;
-    // Cached statements: a job is a few microseconds of SQL, parsing these each time showed.
-    run_cached(conn, "SAVEPOINT job")?;
+    let conn = unit.conn.conn();
+    run_sql(conn, "SAVEPOINT job")?;
     let work = || {
-        let tx = Tx::new(crate::store::sql::Conn::Lite(conn), &unit.plans);
+        let tx = Tx::new(conn, &unit.plans);
         let value = f(&tx)?;
         (unit.before_commit)(&tx)?;
         let queued = tx.flush()?;
@@ -110,23 +148,27 @@ fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
     };
     let outcome = catch_unwind(AssertUnwindSafe(work))
         .unwrap_or_else(|_| Err(Error::Internal("a write job panicked".into())));
-    let outcome = outcome.and_then(|value| match run_cached(conn, "RELEASE job") {
+    let outcome = outcome.and_then(|value| match run_sql(conn, "RELEASE job") {
         Ok(()) => Ok(value),
         Err(err) => Err(Error::from(err)),
     });
     if outcome.is_err() {
-        run_cached(conn, "ROLLBACK TO job")?;
-        run_cached(conn, "RELEASE job")?;
+        run_sql(conn, "ROLLBACK TO job")?;
+        run_sql(conn, "RELEASE job")?;
     }
     outcome
 }
 
-fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
-    conn.prepare_cached(sql)?.execute(()).map(|_| ())
+/// Runs a statement without parameters: on SQLite a cached one (a job is a few microseconds of
+/// SQL, parsing these each time showed), on PostgreSQL a simple query (transaction control).
+fn run_sql(conn: Conn, sql: &str) -> crate::store::sql::Result<()> {
+    match conn {
+        Conn::Lite(_) => conn.prepare_cached(sql)?.execute(()).map(|_| ()),
+        Conn::Pg(_) => conn.execute_batch(sql),
+    }
 }
 
-fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
-    let conn = &unit.conn;
+fn run(mut unit: Unit, queue: mpsc::Receiver<Job>) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -135,7 +177,7 @@ fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        if let Err(err) = run_cached(conn, "BEGIN IMMEDIATE") {
+        if let Err(err) = unit.conn.begin() {
             let message = format!("cannot start a write transaction: {err}");
             for job in batch {
                 job(None)(Err(message.clone()));
@@ -143,7 +185,8 @@ fn run(unit: Unit, queue: mpsc::Receiver<Job>) {
             continue;
         }
         let replies: Vec<Reply> = batch.into_iter().map(|job| job(Some(&unit))).collect();
-        let committed = run_cached(conn, "COMMIT").map_err(|err| {
+        let conn = unit.conn.conn();
+        let committed = run_sql(conn, "COMMIT").map_err(|err| {
             let _ = conn.execute_batch("ROLLBACK");
             tracing::error!(error = %err, "commit failed");
             format!("commit failed: {err}")
@@ -166,12 +209,18 @@ mod tests {
 
     fn writer() -> (Writer, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let conn = Connection::open(dir.path().join("w.db")).unwrap_or_else(|e| panic!("{e}"));
+        let conn =
+            rusqlite::Connection::open(dir.path().join("w.db")).unwrap_or_else(|e| panic!("{e}"));
         conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER UNIQUE);")
             .unwrap_or_else(|e| panic!("{e}"));
         let hook: BeforeCommit = std::sync::Arc::new(|_| Ok(()));
-        let writer = Writer::start(conn, Plans::default(), hook, Arc::default())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let writer = Writer::start(
+            WriteConn::Sqlite(conn),
+            Plans::default(),
+            hook,
+            Arc::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         (writer, dir)
     }
 

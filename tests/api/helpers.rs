@@ -19,6 +19,29 @@ pub struct TestApp {
     pub config_path: PathBuf,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<()>>,
+    /// The PostgreSQL database made for this app, dropped with it.
+    database: Option<TestDatabase>,
+}
+
+/// A database made for one test on the PostgreSQL server; dropped (connections and all) when
+/// the test is done with it, so that a run of the suite does not pile databases up.
+pub struct TestDatabase {
+    server: String,
+    name: String,
+    pub url: String,
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        let (server, name) = (self.server.clone(), self.name.clone());
+        let _ = std::thread::spawn(move || {
+            if let Ok(mut client) = postgres::Client::connect(&server, postgres::NoTls) {
+                let _ =
+                    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            }
+        })
+        .join();
+    }
 }
 
 /// An organization made through the CLI, with its owner's token.
@@ -44,7 +67,7 @@ pub fn on_postgres() -> bool {
 }
 
 /// When the suite runs on PostgreSQL, a new empty database there for one test app.
-pub fn fresh_postgres_database() -> Option<String> {
+pub fn fresh_postgres_database() -> Option<TestDatabase> {
     if !on_postgres() {
         return None;
     }
@@ -53,8 +76,8 @@ pub fn fresh_postgres_database() -> Option<String> {
     Some(new_postgres_database(&server))
 }
 
-/// A new empty database on `server`; its URL.
-pub fn new_postgres_database(server: &str) -> String {
+/// A new empty database on `server`.
+pub fn new_postgres_database(server: &str) -> TestDatabase {
     // Errors the app logs (an internal error's cause) show in the failing test's output.
     let _ = tracing_subscriber::fmt()
         .with_env_filter("shipbase=warn")
@@ -73,7 +96,11 @@ pub fn new_postgres_database(server: &str) -> String {
     .join()
     .expect("create database");
     let (base, _) = server.rsplit_once('/').expect("a URL with a database");
-    format!("{base}/{name}")
+    TestDatabase {
+        server: server.to_string(),
+        url: format!("{base}/{name}"),
+        name,
+    }
 }
 
 fn owned(params: &[&str]) -> Vec<String> {
@@ -160,8 +187,9 @@ impl TestApp {
         let mut config = toml::Table::new();
         let mut storage =
             toml::Table::from_iter([("data_dir".to_string(), toml::Value::String(data_dir))]);
-        if let Some(url) = fresh_postgres_database() {
-            storage.insert("url".into(), toml::Value::String(url));
+        let database = fresh_postgres_database();
+        if let Some(db) = &database {
+            storage.insert("url".into(), toml::Value::String(db.url.clone()));
         }
         config.insert("storage".into(), toml::Value::Table(storage));
         config.insert(
@@ -175,7 +203,7 @@ impl TestApp {
         merge_toml(&mut config, extra);
         let toml = toml::to_string(&config).expect("serialize config");
         std::fs::write(&config_path, toml).expect("write config");
-        TestApp::start(dir, config_path, Clock::System).await
+        TestApp::start(dir, config_path, Clock::System, database).await
     }
 
     /// `spawn_with`, the app's "now" read from `clock`.
@@ -185,7 +213,12 @@ impl TestApp {
     }
 
     /// Starts the app on `dir` with the configuration file `config_path`.
-    async fn start(dir: TempDir, config_path: PathBuf, clock: Clock) -> TestApp {
+    async fn start(
+        dir: TempDir,
+        config_path: PathBuf,
+        clock: Clock,
+        database: Option<TestDatabase>,
+    ) -> TestApp {
         let mut config =
             Config::load(Some(&config_path), Vec::new(), &Overrides::default()).expect("config");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -210,6 +243,7 @@ impl TestApp {
             config_path,
             shutdown: Some(tx),
             server: Some(server),
+            database,
         }
     }
 
@@ -236,7 +270,7 @@ impl TestApp {
         let dir = tempfile::TempDir::new().expect("placeholder");
         let dir = std::mem::replace(&mut self.dir, dir);
         let config_path = self.config_path.clone();
-        TestApp::start(dir, config_path, clock).await
+        TestApp::start(dir, config_path, clock, self.database.take()).await
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -417,6 +451,9 @@ impl Drop for TestApp {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
+        // The app stops in the background; its database goes now (WITH (FORCE) ends its
+        // connections).
+        self.database.take();
     }
 }
 

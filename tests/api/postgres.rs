@@ -70,7 +70,8 @@ async fn answers(app: &TestApp, org: &TestOrg, paths: &[String]) -> Vec<Value> {
 #[tokio::test]
 async fn migrate_applies_every_version_to_an_empty_database_and_then_nothing() {
     let Some(server) = server() else { return };
-    let url = new_postgres_database(&server);
+    let db = new_postgres_database(&server);
+    let url = db.url.clone();
     let app = TestApp::spawn_with("[storage]\nurl = \"\"\n").await;
     let first = app.cli(&["--database-url", &url, "migrate"]);
     assert_eq!(first.status.code(), Some(0), "{first:?}");
@@ -119,7 +120,8 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
     let before = answers(&app, &org, &paths).await;
     receiver.wait_for("/hook", 2).await;
 
-    let url = new_postgres_database(&server);
+    let db = new_postgres_database(&server);
+    let url = db.url.clone();
     let copied = app.cli(&["copy-data", "--to", &url]);
     assert_eq!(copied.status.code(), Some(0), "{copied:?}");
     let counts: HashMap<String, u64> = stdout(&copied)
@@ -161,7 +163,8 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
 #[tokio::test]
 async fn two_instances_on_one_database_share_everything_and_admit_exactly_the_plan_limit() {
     let Some(server) = server() else { return };
-    let url = new_postgres_database(&server);
+    let db = new_postgres_database(&server);
+    let url = db.url.clone();
     let plans = "[plans.tiny]\nshipments = 5\nsender_addresses = 3\n[webhooks]\nallow_private_targets = true\n";
     let first = TestApp::spawn_with(&on(&url, plans)).await;
     let second = TestApp::spawn_with(&on(&url, plans)).await;

@@ -10,21 +10,27 @@ use shipbase::{
     },
 };
 
-fn two_processes() -> (tempfile::TempDir, Ctx, Ctx) {
+fn two_processes() -> (
+    tempfile::TempDir,
+    Ctx,
+    Ctx,
+    Option<crate::helpers::TestDatabase>,
+) {
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::default();
     config.storage.data_dir = dir.path().to_path_buf();
-    if let Some(url) = crate::helpers::fresh_postgres_database() {
-        config.storage.url = url;
+    let database = crate::helpers::fresh_postgres_database();
+    if let Some(db) = &database {
+        config.storage.url.clone_from(&db.url);
     }
     let first = Ctx::open(config.clone()).unwrap();
     let second = Ctx::open(config).unwrap();
-    (dir, first, second)
+    (dir, first, second, database)
 }
 
 #[tokio::test]
 async fn a_legacy_mcp_session_opened_by_one_process_goes_on_in_another() {
-    let (_dir, first, second) = two_processes();
+    let (_dir, first, second, _db) = two_processes();
     let session = Session {
         connection_id: "con_1".into(),
         user_id: "usr_1".into(),
@@ -47,7 +53,7 @@ async fn a_legacy_mcp_session_opened_by_one_process_goes_on_in_another() {
 
 #[tokio::test]
 async fn failed_sign_ins_counted_by_one_process_throttle_in_another() {
-    let (_dir, first, second) = two_processes();
+    let (_dir, first, second, _db) = two_processes();
     let keys = [Key::Account("victim@example.com".into())];
     let now = first.clock.now();
     for _ in 0..6 {

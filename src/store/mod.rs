@@ -1,8 +1,9 @@
-//! The only SQL in the program: one writer thread and a pool of read-only connections over one
-//! SQLite file in WAL mode. Reads run on the blocking pool, writes on the writer thread, never on
-//! a tokio worker. Every org-owned query takes the org id first. Store functions take a `Reader`
-//! to read and a `Tx` (the unit of work of one write) to write, so a write through a reader does
-//! not compile.
+//! The only SQL in the program: one writer thread and a pool of read connections, over one
+//! SQLite file in WAL mode (the default) or a PostgreSQL database (`storage.url`, `pg.rs`;
+//! DESIGN §18). Store functions are written once against `sql`, which runs them on either.
+//! Reads run on the blocking pool, writes on the writer thread, never on a tokio worker. Every
+//! org-owned query takes the org id first. Store functions take a `Reader` to read and a `Tx`
+//! (the unit of work of one write) to write, so a write through a reader does not compile.
 
 use std::{path::Path, sync::Arc};
 
@@ -117,7 +118,8 @@ pub struct Options<'a> {
 
 impl Db {
     /// Opens (creating when missing) the database, applies pending migrations, and builds the
-    /// writer and the pool of read-only connections.
+    /// writer and the pool of read connections: on the SQLite file at `path`, or on the
+    /// PostgreSQL database at `url` when one is given.
     pub fn open(options: Options) -> Result<Db> {
         let outbox = Arc::new(Outbox::default());
         if let Some(url) = options.url {

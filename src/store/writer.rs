@@ -1,10 +1,12 @@
 //! The single writer: one thread owns the write connection and runs write jobs in batches, one
 //! transaction per batch and a savepoint per job (group commit), on SQLite and on PostgreSQL
 //! alike. On PostgreSQL the batch's transaction also takes one advisory lock, so that the
-//! writers of several processes on one database take turns, as one writer would. A job is the writer's one path:
-//! it runs the caller's work on a `Tx`, then the `before_commit` hook (order settlement), then
-//! writes what the `Tx` collected (events), all inside its savepoint. A failing job rolls back
-//! only its own savepoint; every caller hears back only after the batch has committed.
+//! writers of several processes on one database take turns, as one writer would.
+//!
+//! A job is the writer's one path: it runs the caller's work on a `Tx`, then the
+//! `before_commit` hook (order settlement), then writes what the `Tx` collected (events), all
+//! inside its savepoint. A failing job rolls back only its own savepoint; every caller hears
+//! back only after the batch has committed.
 
 use std::{
     cell::RefCell,

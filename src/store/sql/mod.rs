@@ -12,7 +12,7 @@ mod column;
 mod pg_conn;
 mod value;
 
-use ::postgres::types::Type;
+use postgres::types::Type;
 use rusqlite::types::ValueRef;
 
 use self::column::pg_int;
@@ -54,19 +54,6 @@ fn pg_message(err: &postgres::Error) -> String {
     match err.as_db_error() {
         Some(db) => format!("{} ({})", db.message(), db.code().code()),
         None => err.to_string(),
-    }
-}
-
-impl Error {
-    /// Whether this is a UNIQUE constraint failure.
-    pub fn is_unique_violation(&self) -> bool {
-        match self {
-            Error::Lite(rusqlite::Error::SqliteFailure(e, _)) => {
-                e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
-            }
-            Error::Pg(e) => e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION),
-            _ => false,
-        }
     }
 }
 

@@ -68,6 +68,7 @@ def main() -> None:
         backends.append(backend)
     turn = itertools.cycle(backends)
     turn_lock = threading.Lock()
+    served = {backend: 0 for backend in backends}
 
     class Proxy(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -78,6 +79,7 @@ def main() -> None:
         def forward(self) -> None:
             with turn_lock:
                 backend = next(turn)
+                served[backend] += 1
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else None
             headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
@@ -101,6 +103,8 @@ def main() -> None:
     server.daemon_threads = True
 
     def stop(*_args) -> None:
+        print("round-robin proxy: requests per process: "
+              + ", ".join(f"127.0.0.1:{b} {n}" for b, n in served.items()), file=sys.stderr)
         for proc in procs:
             proc.terminate()
         for proc in procs:

@@ -359,7 +359,9 @@ def postgres_rows(server_url):
     process and then by two on the same database (each wrk gets half the connections)."""
     name = f"shipbase_bench_{os.getpid()}"
     subprocess.run(["psql", server_url, "-qc", f"CREATE DATABASE {name}"], check=True)
-    env = {"SHIPBASE_STORAGE__URL": server_url.rsplit("/", 1)[0] + "/" + name}
+    base, query = (server_url.split("?", 1) + [""])[:2]
+    url = base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
+    env = {"SHIPBASE_STORAGE__URL": url}
     data = os.path.join(WORK, "pg-data")
     first = Server(data=data, **env)
     org, token = new_org("pgbench", data=data, env=env)

@@ -73,9 +73,7 @@ impl Open {
             }
             Location::Postgres(url) => {
                 pg::migrate(url)?;
-                let client = pg::config(url)?.connect(postgres::NoTls).map_err(|e| {
-                    Error::Internal(format!("cannot connect to {}: {e}", pg::redacted(url)))
-                })?;
+                let client = pg::Target::parse(url)?.connect()?;
                 Ok(Open::Postgres(Box::new(PgConn::new(client))))
             }
         }

@@ -5,7 +5,9 @@
 //! runs them: no business rule needs a second, concurrency-safe version. Reads run in parallel
 //! everywhere.
 
-use std::time::Duration;
+use std::{path::PathBuf, sync::Arc, time::Duration};
+
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::{
     error::{Error, Result},
@@ -20,9 +22,98 @@ mod embedded {
     refinery::embed_migrations!("migrations/postgres");
 }
 
+/// Where and how to connect: the parsed URL and the TLS connector for it.
+#[derive(Clone)]
+pub struct Target {
+    config: postgres::Config,
+    tls: MakeRustlsConnect,
+    shown: String,
+}
+
+impl Target {
+    /// Parses a `postgres://` URL. TLS follows its `sslmode` (`prefer` when absent: TLS when the
+    /// server offers it; `require`; `disable`). A server certificate is checked against the
+    /// system's roots, as for HTTPS, or against the CA file named by `sslrootcert` (libpq's
+    /// parameter, for a private CA).
+    pub fn parse(url: &str) -> Result<Target> {
+        let shown = redacted(url);
+        let (url, root_cert) = split_root_cert(url);
+        let config = url
+            .parse::<postgres::Config>()
+            .map_err(|e| Error::Internal(format!("storage.url is not a PostgreSQL URL: {e}")))?;
+        let tls = MakeRustlsConnect::new(tls_config(root_cert.as_deref()).map_err(|e| {
+            Error::Internal(format!("storage.url: cannot set up TLS for {shown}: {e}"))
+        })?);
+        Ok(Target { config, tls, shown })
+    }
+
+    pub fn connect(&self) -> Result<postgres::Client> {
+        self.config
+            .connect(self.tls.clone())
+            .map_err(|e| connect_error(&self.shown, &e))
+    }
+}
+
+/// The URL without its `sslrootcert` parameter (which the client library does not know), and
+/// that parameter.
+fn split_root_cert(url: &str) -> (String, Option<PathBuf>) {
+    let Ok(mut parsed) = url::Url::parse(url) else {
+        return (url.to_string(), None);
+    };
+    let mut root_cert = None;
+    let kept: Vec<(String, String)> = parsed
+        .query_pairs()
+        .filter_map(|(k, v)| {
+            if k == "sslrootcert" {
+                root_cert = Some(PathBuf::from(v.as_ref()));
+                None
+            } else {
+                Some((k.into_owned(), v.into_owned()))
+            }
+        })
+        .collect();
+    if root_cert.is_none() {
+        return (url.to_string(), None);
+    }
+    if kept.is_empty() {
+        parsed.set_query(None);
+    } else {
+        parsed.query_pairs_mut().clear().extend_pairs(kept);
+    }
+    (parsed.to_string(), root_cert)
+}
+
+fn tls_config(
+    root_cert: Option<&std::path::Path>,
+) -> std::result::Result<rustls::ClientConfig, String> {
+    use rustls_pki_types::{CertificateDer, pem::PemObject};
+    use rustls_platform_verifier::BuilderVerifierExt;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?;
+    let config = match root_cert {
+        Some(path) => {
+            let mut roots = rustls::RootCertStore::empty();
+            for cert in CertificateDer::pem_file_iter(path)
+                .map_err(|e| format!("cannot read sslrootcert {}: {e}", path.display()))?
+            {
+                let cert = cert.map_err(|e| format!("sslrootcert {}: {e}", path.display()))?;
+                roots.add(cert).map_err(|e| e.to_string())?;
+            }
+            builder.with_root_certificates(roots).with_no_client_auth()
+        }
+        None => builder
+            .with_platform_verifier()
+            .map_err(|e| e.to_string())?
+            .with_no_client_auth(),
+    };
+    Ok(config)
+}
+
 /// Opens `PgConn`s for the pool.
 pub struct Manager {
-    config: postgres::Config,
+    target: Target,
 }
 
 impl r2d2::ManageConnection for Manager {
@@ -30,7 +121,9 @@ impl r2d2::ManageConnection for Manager {
     type Error = postgres::Error;
 
     fn connect(&self) -> std::result::Result<PgConn, postgres::Error> {
-        Ok(PgConn::new(self.config.connect(postgres::NoTls)?))
+        Ok(PgConn::new(
+            self.target.config.connect(self.target.tls.clone())?,
+        ))
     }
 
     fn is_valid(&self, conn: &mut PgConn) -> std::result::Result<(), postgres::Error> {
@@ -47,17 +140,9 @@ pub struct Pg {
     pool: r2d2::Pool<Manager>,
 }
 
-/// Parses a `postgres://` URL.
-pub fn config(url: &str) -> Result<postgres::Config> {
-    url.parse::<postgres::Config>()
-        .map_err(|e| Error::Internal(format!("storage.url is not a PostgreSQL URL: {e}")))
-}
-
 /// Connects once and applies pending migrations; returns the versions applied.
 pub fn migrate(url: &str) -> Result<Vec<String>> {
-    let mut client = config(url)?
-        .connect(postgres::NoTls)
-        .map_err(|e| connect_error(url, e))?;
+    let mut client = Target::parse(url)?.connect()?;
     let report = embedded::migrations::runner()
         .run(&mut client)
         .map_err(|e| Error::Internal(format!("migration failed: {e}")))?;
@@ -82,10 +167,23 @@ pub fn redacted(url: &str) -> String {
     }
 }
 
-fn connect_error(url: &str, err: impl std::fmt::Display) -> Error {
+/// `shown` is the redacted URL. The causes are spelled out: a TLS failure (a certificate no
+/// root vouches for) is the source of the client's "error performing TLS handshake".
+fn connect_error(shown: &str, err: &(dyn std::error::Error + 'static)) -> Error {
+    let mut message = err.to_string();
+    let mut source = err.source();
+    while let Some(inner) = source {
+        message = format!("{message}: {inner}");
+        source = inner.source();
+    }
+    if message.contains("certificate") {
+        message.push_str(
+            " (a server whose certificate comes from a private CA needs that CA's file named in \
+             the URL: ?sslrootcert=/path/to/ca.pem)",
+        );
+    }
     Error::Internal(format!(
-        "cannot connect to PostgreSQL at {}: {err}",
-        redacted(url)
+        "cannot connect to PostgreSQL at {shown}: {message}"
     ))
 }
 
@@ -94,25 +192,17 @@ impl Pg {
     /// connection.
     pub fn open(url: &str, connections: u32) -> Result<(Pg, WriteConn)> {
         blocking(|| migrate(url))?;
-        let config = config(url)?;
+        let target = Target::parse(url)?;
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(2))
             .min_idle(Some(1))
             .connection_timeout(Duration::from_secs(30))
             .test_on_check_out(false)
             .build(Manager {
-                config: config.clone(),
+                target: target.clone(),
             })
-            .map_err(|e| connect_error(url, e))?;
-        let redacted = redacted(url);
-        let connect = move || {
-            config
-                .connect(postgres::NoTls)
-                .map(PgConn::new)
-                .map_err(|e| {
-                    Error::Internal(format!("cannot connect to PostgreSQL at {redacted}: {e}"))
-                })
-        };
+            .map_err(|e| connect_error(&target.shown, &e))?;
+        let connect = move || target.connect().map(PgConn::new);
         let conn = blocking(&connect)?;
         Ok((
             Pg { pool },

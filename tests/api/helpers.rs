@@ -35,7 +35,7 @@ impl Drop for TestDatabase {
     fn drop(&mut self) {
         let (server, name) = (self.server.clone(), self.name.clone());
         let _ = std::thread::spawn(move || {
-            if let Ok(mut client) = postgres::Client::connect(&server, postgres::NoTls) {
+            if let Ok(mut client) = plain_client(&server) {
                 let _ =
                     client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
             }
@@ -88,19 +88,32 @@ pub fn new_postgres_database(server: &str) -> TestDatabase {
     let url = server.to_string();
     let create = name.clone();
     std::thread::spawn(move || {
-        let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("postgres");
+        let mut client = plain_client(&url).expect("postgres");
         client
             .batch_execute(&format!("CREATE DATABASE {create}"))
             .expect("create database");
     })
     .join()
     .expect("create database");
-    let (base, _) = server.rsplit_once('/').expect("a URL with a database");
     TestDatabase {
         server: server.to_string(),
-        url: format!("{base}/{name}"),
+        url: with_database(server, &name),
         name,
     }
+}
+
+/// `url` naming database `name` instead, its parameters (`?sslrootcert=…`) kept.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url.split_at(url.find('?').unwrap_or(url.len()));
+    let (server, _) = base.rsplit_once('/').expect("a URL with a database");
+    format!("{server}/{name}{query}")
+}
+
+/// A client for the tests' own look under the API: without TLS (and so without the URL's TLS
+/// parameters, which only the app's connector knows).
+pub fn plain_client(url: &str) -> Result<postgres::Client, postgres::Error> {
+    let plain = url.split('?').next().unwrap_or(url);
+    postgres::Client::connect(plain, postgres::NoTls)
 }
 
 fn owned(params: &[&str]) -> Vec<String> {
@@ -127,7 +140,7 @@ impl TestApp {
             Some(url) => {
                 let (sql, params) = (sql.replace('?', "$"), owned(params));
                 std::thread::spawn(move || {
-                    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("pg");
+                    let mut client = plain_client(&url).expect("pg");
                     let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
                         params.iter().map(|p| p as _).collect();
                     client.execute(&sql, &refs).expect("execute")
@@ -150,7 +163,7 @@ impl TestApp {
             Some(url) => {
                 let (sql, params) = (sql.replace('?', "$"), owned(params));
                 std::thread::spawn(move || {
-                    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("pg");
+                    let mut client = plain_client(&url).expect("pg");
                     let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
                         params.iter().map(|p| p as _).collect();
                     let rows = client.query(&sql, &refs).expect("query");

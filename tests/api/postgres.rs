@@ -95,6 +95,44 @@ async fn migrate_applies_every_version_to_an_empty_database_and_then_nothing() {
 }
 
 #[tokio::test]
+async fn connections_use_tls_and_check_the_server_certificate() {
+    let Some(server) = server() else { return };
+    if !server.contains("sslrootcert=") {
+        eprintln!("the server's URL names no CA (sslrootcert): it does not speak TLS here");
+        return;
+    }
+    let db = new_postgres_database(&server);
+    let app = TestApp::spawn_with(&on(&db.url, "")).await;
+    let org = app.create_org();
+    app.get(&format!("/orgs/{}/shipments", org.id), &org.token)
+        .await
+        .expect(200);
+    // Every connection the app holds is TLS (the check's own connection aside).
+    let seen = app
+        .db_text(
+            "SELECT COUNT(*)::text || '/' || (COUNT(*) FILTER (WHERE s.ssl))::text
+             FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid)
+             WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()",
+            &[],
+        )
+        .expect("a row");
+    let (all, tls) = seen.split_once('/').expect("n/m");
+    assert!(all.parse::<u32>().expect("n") > 0 && all == tls, "{seen}");
+    // Without the CA, the server's certificate is refused, and the message says what to do.
+    let without_ca = format!(
+        "{}?sslmode=require",
+        db.url.split('?').next().unwrap_or_default()
+    );
+    let out = app.cli(&["--database-url", &without_ca, "migrate"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("certificate") && stderr.contains("sslrootcert"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
 async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
     let Some(server) = server() else { return };
     let receiver = Receiver::start().await;

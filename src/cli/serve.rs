@@ -50,11 +50,17 @@ pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<
         }
         let base_url = config.base_url();
         let data_dir = config.storage.data_dir.display().to_string();
+        // The database: the SQLite file, or the PostgreSQL URL without its password.
+        let storage = match config.database_url() {
+            Some(url) => crate::store::pg::redacted(url),
+            None => config.database_path().display().to_string(),
+        };
         let ctx = Ctx::open(config).map_err(super::describe)?;
         tracing::info!(
             listen,
             base_url,
             data_dir,
+            storage,
             version = app::VERSION,
             "shipbase is serving"
         );

@@ -155,6 +155,18 @@ pub fn migrate(url: &str) -> Result<Vec<String>> {
 
 /// The URL without its password, for messages.
 pub fn redacted(url: &str) -> String {
+    if let Ok(mut parsed) = url::Url::parse(url) {
+        let _ = parsed.set_password(None);
+        if parsed.query_pairs().any(|(k, _)| k == "password") {
+            let kept: Vec<(String, String)> = parsed
+                .query_pairs()
+                .filter(|(k, _)| k != "password")
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect();
+            parsed.query_pairs_mut().clear().extend_pairs(kept);
+        }
+        return parsed.to_string();
+    }
     match url.split_once("://") {
         Some((scheme, rest)) => match rest.rsplit_once('@') {
             Some((user, host)) => {
@@ -237,5 +249,34 @@ pub fn blocking<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
                     .unwrap_or_else(|p| std::panic::resume_unwind(p))
             }),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_shown_without_passwords() {
+        assert_eq!(
+            redacted("postgres://app:s3cret@db.example.com:5432/ship?sslmode=require"),
+            "postgres://app@db.example.com:5432/ship?sslmode=require"
+        );
+        assert_eq!(
+            redacted("postgres://app@db/ship?password=s3cret&sslmode=require"),
+            "postgres://app@db/ship?sslmode=require"
+        );
+    }
+
+    #[test]
+    fn sslrootcert_is_taken_out_of_the_url() {
+        let (url, ca) =
+            split_root_cert("postgres://app@db/ship?sslrootcert=/etc/ca.pem&sslmode=require");
+        assert_eq!(url, "postgres://app@db/ship?sslmode=require");
+        assert_eq!(ca, Some(PathBuf::from("/etc/ca.pem")));
+        let (url, ca) = split_root_cert("postgres://app@db/ship?sslrootcert=%2Fetc%2Fca.pem");
+        assert_eq!(url, "postgres://app@db/ship");
+        assert_eq!(ca, Some(PathBuf::from("/etc/ca.pem")));
+        assert_eq!(split_root_cert("postgres://db/ship").1, None);
     }
 }

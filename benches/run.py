@@ -402,7 +402,7 @@ def postgres_lines(rows, sqlite_rows, line):
     return [
         "",
         f"### PostgreSQL {pg['version']} (same machine, same cores; a local server with its "
-        "defaults)",
+        "durable defaults, reached over verified TLS)",
         "",
         "Each row next to its SQLite figure above. \"two processes\": two `shipbase serve` on "
         "one database, each driven by its own wrk with half the connections; the rate is the "

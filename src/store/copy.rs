@@ -213,3 +213,28 @@ fn parents_first(columns: &[String], rows: Vec<Vec<Owned>>) -> Vec<Vec<Owned>> {
     }
     ordered
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table a migration adds must be copied too: the list is checked against the schema.
+    #[test]
+    fn every_table_of_the_schema_is_copied() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("s.db");
+        let open = Open::connect(&Location::Sqlite(&path)).unwrap_or_else(|e| panic!("{e}"));
+        let mut tables: Vec<String> = open
+            .conn()
+            .prepare_cached(
+                "SELECT name FROM sqlite_master WHERE type = 'table'
+                 AND name NOT LIKE 'sqlite_%' AND name <> 'refinery_schema_history' ORDER BY name",
+            )
+            .and_then(|mut s| s.query_map((), |r| r.get(0))?.collect())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut listed: Vec<String> = TABLES.iter().map(|t| t.to_string()).collect();
+        tables.sort();
+        listed.sort();
+        assert_eq!(listed, tables);
+    }
+}

@@ -41,6 +41,9 @@ case "${1:-}" in
   start)
     dir=$2
     bin=$(bindir)
+    if ! command -v openssl >/dev/null; then
+      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >&2
+    fi
     mkdir -p "$dir"
     chown "$(owner)" "$dir" 2>/dev/null || true
     chmod 700 "$dir"

@@ -85,26 +85,46 @@ fn init_logging(config: &Config) {
     }
 }
 
-async fn shutdown_signal() {
-    let interrupt = async {
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    // The handlers are installed here, before the server answers its first request: installed
+    // when the future is first polled, a SIGTERM sent right after the first answer could still
+    // meet the default action and kill the process without its graceful shutdown.
+    #[cfg(unix)]
+    let (mut terminate, mut interrupt) = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            signal(SignalKind::terminate()).ok(),
+            signal(SignalKind::interrupt()).ok(),
+        )
+    };
+    async move {
+        #[cfg(unix)]
+        {
+            let terminate = async {
+                match terminate.as_mut() {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            let interrupt = async {
+                match interrupt.as_mut() {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = interrupt => {},
+                () = terminate => {},
+            }
+        }
+        #[cfg(not(unix))]
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {},
-        () = terminate => {},
+        tracing::info!("shutdown signal received; finishing in-flight requests");
     }
-    tracing::info!("shutdown signal received; finishing in-flight requests");
 }

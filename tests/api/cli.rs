@@ -549,6 +549,8 @@ async fn serve_answers_until_sigterm_and_then_exits_0() {
         }
     }
 
+    // No in-process app installs the TLS crypto provider here (run alone, this test had none).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
     let health = client
         .get(format!("http://{listen}/health"))

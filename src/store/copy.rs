@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::{
     error::{Error, Result},
     store::{
-        migrate, pg,
+        open_migrated, pg,
         sql::{Conn, Owned, PgConn},
     },
 };
@@ -64,16 +64,10 @@ enum Open {
 impl Open {
     fn connect(location: &Location) -> Result<Open> {
         match location {
-            Location::Sqlite(path) => {
-                let mut conn = rusqlite::Connection::open(path)
-                    .map_err(|e| Error::Internal(format!("cannot open {}: {e}", path.display())))?;
-                conn.execute_batch("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL;")?;
-                migrate(&mut conn)?;
-                Ok(Open::Sqlite(conn))
-            }
+            Location::Sqlite(path) => Ok(Open::Sqlite(open_migrated(path)?.0)),
             Location::Postgres(url) => {
-                pg::migrate(url)?;
-                let client = pg::Target::parse(url)?.connect()?;
+                let mut client = pg::Target::parse(url)?.connect()?;
+                pg::migrate_client(&mut client)?;
                 Ok(Open::Postgres(Box::new(PgConn::new(client))))
             }
         }

@@ -258,9 +258,14 @@ impl Db {
 
 /// Applies pending migrations; returns the versions applied.
 pub fn migrate(conn: &mut Connection) -> Result<Vec<String>> {
-    let report = embedded::migrations::runner()
-        .run(conn)
-        .map_err(|e| Error::Internal(format!("migration failed: {e}")))?;
+    applied(embedded::migrations::runner().run(conn))
+}
+
+/// The names of the migrations a refinery run applied (either backend).
+pub(crate) fn applied(
+    run: std::result::Result<refinery::Report, refinery::Error>,
+) -> Result<Vec<String>> {
+    let report = run.map_err(|e| Error::Internal(format!("migration failed: {e}")))?;
     Ok(report
         .applied_migrations()
         .iter()
@@ -268,14 +273,21 @@ pub fn migrate(conn: &mut Connection) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Opens the database file on its own connection and applies pending migrations.
-pub fn migrate_file(path: &Path) -> Result<Vec<String>> {
+/// Opens the database file on a connection of its own and applies pending migrations; the
+/// connection and the migrations applied.
+pub fn open_migrated(path: &Path) -> Result<(Connection, Vec<String>)> {
     let mut conn = Connection::open(path).map_err(|e| open_error(path, e))?;
     conn.execute_batch(
         "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;",
     )
     .map_err(|e| open_error(path, e))?;
-    migrate(&mut conn)
+    let applied = migrate(&mut conn)?;
+    Ok((conn, applied))
+}
+
+/// Opens the database file on its own connection and applies pending migrations.
+pub fn migrate_file(path: &Path) -> Result<Vec<String>> {
+    Ok(open_migrated(path)?.1)
 }
 
 fn open_error(path: &Path, err: impl std::fmt::Display) -> Error {

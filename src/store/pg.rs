@@ -142,15 +142,12 @@ pub struct Pg {
 
 /// Connects once and applies pending migrations; returns the versions applied.
 pub fn migrate(url: &str) -> Result<Vec<String>> {
-    let mut client = Target::parse(url)?.connect()?;
-    let report = embedded::migrations::runner()
-        .run(&mut client)
-        .map_err(|e| Error::Internal(format!("migration failed: {e}")))?;
-    Ok(report
-        .applied_migrations()
-        .iter()
-        .map(|m| format!("V{}__{}", m.version(), m.name()))
-        .collect())
+    migrate_client(&mut Target::parse(url)?.connect()?)
+}
+
+/// Applies pending migrations over `client`.
+pub fn migrate_client(client: &mut postgres::Client) -> Result<Vec<String>> {
+    crate::store::applied(embedded::migrations::runner().run(client))
 }
 
 /// The URL without its password, for messages.
@@ -203,8 +200,15 @@ impl Pg {
     /// Migrates the database, opens a pool of `connections` for reads, and the writer's
     /// connection.
     pub fn open(url: &str, connections: u32) -> Result<(Pg, WriteConn)> {
-        blocking(|| migrate(url))?;
         let target = Target::parse(url)?;
+        let writer_target = target.clone();
+        let connect = move || writer_target.connect().map(PgConn::new);
+        // The writer's connection migrates the database first.
+        let conn = blocking(|| {
+            let conn = connect()?;
+            migrate_client(&mut conn.client())?;
+            Ok(conn)
+        })?;
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(2))
             .min_idle(Some(1))
@@ -214,8 +218,6 @@ impl Pg {
                 target: target.clone(),
             })
             .map_err(|e| connect_error(&target.shown, &e))?;
-        let connect = move || target.connect().map(PgConn::new);
-        let conn = blocking(&connect)?;
         Ok((
             Pg { pool },
             WriteConn::Postgres {

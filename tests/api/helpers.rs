@@ -33,14 +33,8 @@ pub struct TestDatabase {
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
-        let (server, name) = (self.server.clone(), self.name.clone());
-        let _ = std::thread::spawn(move || {
-            if let Ok(mut client) = plain_client(&server) {
-                let _ =
-                    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-            }
-        })
-        .join();
+        let drop = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
+        let _ = with_plain_client(&self.server, move |client| client.batch_execute(&drop));
     }
 }
 
@@ -84,17 +78,10 @@ pub fn new_postgres_database(server: &str) -> TestDatabase {
         .with_test_writer()
         .try_init();
     let name = format!("t_{}", ulid::Ulid::new().to_string().to_lowercase());
-    // The synchronous client runs its own runtime: keep it off the test's.
-    let url = server.to_string();
-    let create = name.clone();
-    std::thread::spawn(move || {
-        let mut client = plain_client(&url).expect("postgres");
-        client
-            .batch_execute(&format!("CREATE DATABASE {create}"))
-            .expect("create database");
-    })
-    .join()
-    .expect("create database");
+    let create = format!("CREATE DATABASE {name}");
+    with_plain_client(server, move |client| client.batch_execute(&create))
+        .expect("postgres")
+        .expect("create database");
     TestDatabase {
         server: server.to_string(),
         url: with_database(server, &name),
@@ -109,11 +96,26 @@ pub fn with_database(url: &str, name: &str) -> String {
     format!("{server}/{name}{query}")
 }
 
-/// A client for the tests' own look under the API: without TLS (and so without the URL's TLS
-/// parameters, which only the app's connector knows).
-pub fn plain_client(url: &str) -> Result<postgres::Client, postgres::Error> {
-    let plain = url.split('?').next().unwrap_or(url);
-    postgres::Client::connect(plain, postgres::NoTls)
+/// Runs `f` with a client for the tests' own look under the API, without TLS (and so without
+/// the URL's TLS parameters, which only the app's connector knows), on a thread of its own: the
+/// synchronous client runs its own runtime, which cannot run on the test's. `None` when it
+/// cannot connect.
+fn with_plain_client<T: Send + 'static>(
+    url: &str,
+    f: impl FnOnce(&mut postgres::Client) -> T + Send + 'static,
+) -> Option<T> {
+    let plain = url.split('?').next().unwrap_or(url).to_string();
+    std::thread::spawn(move || {
+        let mut client = postgres::Client::connect(&plain, postgres::NoTls).ok()?;
+        Some(f(&mut client))
+    })
+    .join()
+    .expect("the PostgreSQL thread")
+}
+
+/// The text parameters of `params` as PostgreSQL takes them.
+fn pg_params(params: &[String]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
+    params.iter().map(|p| p as _).collect()
 }
 
 fn owned(params: &[&str]) -> Vec<String> {
@@ -139,13 +141,10 @@ impl TestApp {
         match self.postgres_url() {
             Some(url) => {
                 let (sql, params) = (sql.replace('?', "$"), owned(params));
-                std::thread::spawn(move || {
-                    let mut client = plain_client(&url).expect("pg");
-                    let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
-                        params.iter().map(|p| p as _).collect();
-                    client.execute(&sql, &refs).expect("execute")
+                with_plain_client(&url, move |client| {
+                    client.execute(&sql, &pg_params(&params))
                 })
-                .join()
+                .expect("pg")
                 .expect("execute")
             }
             None => {
@@ -162,15 +161,11 @@ impl TestApp {
         match self.postgres_url() {
             Some(url) => {
                 let (sql, params) = (sql.replace('?', "$"), owned(params));
-                std::thread::spawn(move || {
-                    let mut client = plain_client(&url).expect("pg");
-                    let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
-                        params.iter().map(|p| p as _).collect();
-                    let rows = client.query(&sql, &refs).expect("query");
-                    rows.first().map(|r| r.get::<_, String>(0))
-                })
-                .join()
-                .expect("query")
+                with_plain_client(&url, move |client| client.query(&sql, &pg_params(&params)))
+                    .expect("pg")
+                    .expect("query")
+                    .first()
+                    .map(|r| r.get::<_, String>(0))
             }
             None => {
                 let db = rusqlite::Connection::open(self.dir.path().join("data/shipbase.db"))

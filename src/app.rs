@@ -1,13 +1,13 @@
 //! The HTTP application: the REST API with its OpenAPI document and Swagger UI, static files,
-//! and the middleware every request passes (request id, body limit, problem+json, access log).
+//! and the middleware every request passes (request id, the client's address, the streamed body
+//! limit, problem+json, access log), served by `server`.
 
 use std::{cell::Cell, sync::Arc, time::Instant};
 
 use poem::{
-    Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server,
+    Endpoint, EndpointExt, IntoResponse, Request, Response, Route,
     endpoint::make_sync,
-    http::{HeaderValue, header},
-    listener::TcpAcceptor,
+    http::{HeaderValue, StatusCode, header},
     web::Html,
 };
 use poem_openapi::OpenApiService;
@@ -18,7 +18,8 @@ use crate::{
         problem::{ApiError, REQUEST_ID, quota_headers},
         security::QUOTA,
     },
-    service::Ctx,
+    server::{self, body::Verdict, client::Proxies},
+    service::{Ctx, request},
 };
 
 /// Files under static/, compiled into the binary.
@@ -42,8 +43,10 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
     let docs = api
         .swagger_ui_html()
         .replacen(&api.spec(), api::openapi::json(), 1);
-    let max_body = ctx.config.limits.max_body_bytes;
-    let edge = ctx.clone();
+    let edge = Arc::new(Edge {
+        ctx: ctx.clone(),
+        proxies: server::Limits::of(&ctx.config).proxies,
+    });
     crate::web::routes(Route::new())
         .at(
             "/mcp",
@@ -62,7 +65,7 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
         .at("/docs", make_sync(move |_| Html(docs.clone())))
         .nest("/", api)
         .data(ctx)
-        .around(move |ep, req| handle(ep, req, edge.clone(), max_body))
+        .around(move |ep, req| handle(ep, req, edge.clone()))
         .map_to_response()
 }
 
@@ -74,6 +77,9 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send,
 ) -> std::io::Result<()> {
     let grace = std::time::Duration::from_secs(ctx.config.server.shutdown_grace_seconds);
+    crate::service::order_channels::seal_plain_secrets(&ctx)
+        .await
+        .map_err(|e| std::io::Error::other(format!("cannot seal stored secrets: {e}")))?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let worker = tokio::spawn(crate::service::webhooks::worker::run(
         ctx.clone(),
@@ -89,11 +95,9 @@ pub async fn serve(
         ctx.clone(),
         stop.subscribe(),
     ));
+    let limits = server::Limits::of(&ctx.config);
     let app = build(ctx);
-    let served = Server::new_with_acceptor(TcpAcceptor::from_tokio(listener)?)
-        .idle_timeout(std::time::Duration::from_secs(60))
-        .run_with_graceful_shutdown(app, shutdown, Some(grace))
-        .await;
+    let served = server::run(listener, app, limits, shutdown, grace).await;
     let _ = stop.send(true);
     let _ = worker.await;
     let _ = printer.await;
@@ -101,34 +105,70 @@ pub async fn serve(
     served
 }
 
-async fn handle<E: Endpoint>(
-    ep: Arc<E>,
-    req: Request,
+/// What the request middleware needs besides the endpoint.
+struct Edge {
     ctx: Ctx,
-    max_body: u64,
-) -> poem::Result<Response> {
+    proxies: Proxies,
+}
+
+async fn handle<E: Endpoint>(ep: Arc<E>, mut req: Request, edge: Arc<Edge>) -> poem::Result<Response> {
     let started = Instant::now();
     let request_id = ulid::Ulid::new().to_string();
     let method = req.method().clone();
     let path = req.uri().path().to_string();
+    let limits = &edge.ctx.config.limits;
+    let max_body = limits.max_body_bytes;
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
+    let client = req
+        .remote_addr()
+        .as_socket_addr()
+        .map(|peer| edge.proxies.client(peer.ip(), req.headers()));
+    let body = server::body::limit(
+        &mut req,
+        max_body,
+        std::time::Duration::from_secs(limits.idle_timeout_seconds),
+    );
+    let ctx = edge.ctx.clone();
     let (mut response, quota) = REQUEST_ID
         .scope(
             request_id.clone(),
-            QUOTA.scope(Cell::new(None), async move {
-                let response = if declared.is_some_and(|len| len > max_body) {
-                    ApiError::payload_too_large(max_body).into_response()
-                } else {
-                    api::idempotent::call(&*ep, req, &ctx, max_body).await
-                };
-                (response, QUOTA.with(Cell::get))
-            }),
+            QUOTA.scope(
+                Cell::new(None),
+                request::scope(client, async move {
+                    let response = if declared.is_some_and(|len| len > max_body) {
+                        ApiError::payload_too_large(max_body).into_response()
+                    } else {
+                        api::idempotent::call(&*ep, req, &ctx, max_body).await
+                    };
+                    (response, QUOTA.with(Cell::get))
+                }),
+            ),
         )
         .await;
+    match body.and_then(|guard| guard.verdict()) {
+        Some(Verdict::TooLarge) => {
+            response = REQUEST_ID
+                .scope(request_id.clone(), async {
+                    ApiError::payload_too_large(max_body).into_response()
+                })
+                .await;
+        }
+        Some(Verdict::TooSlow) => {
+            response = REQUEST_ID
+                .scope(request_id.clone(), async {
+                    ApiError::request_timeout().into_response()
+                })
+                .await;
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        None => {}
+    }
     let headers = response.headers_mut();
     if let Some(quota) = quota {
         for (name, value) in quota_headers(quota) {
@@ -144,10 +184,11 @@ async fn handle<E: Endpoint>(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
+    let status: StatusCode = response.status();
     tracing::info!(
         %method,
         path,
-        status = response.status().as_u16(),
+        status = status.as_u16(),
         latency_ms = started.elapsed().as_secs_f64() * 1000.0,
         request_id,
         "request"

@@ -23,12 +23,18 @@ pub enum Error {
     /// The credential lacks a scope; carries the scope that is needed.
     #[error("this request needs the scope {0}")]
     InsufficientScope(String),
+    /// The person's role does not allow the change (an admin removing an owner).
+    #[error("{0}")]
+    Forbidden(String),
     /// Missing, or belongs to another organization.
     #[error("not found")]
     NotFound,
     /// A uniqueness rule would be broken (duplicate slug, e-mail, …).
     #[error("{0}")]
     Conflict(String),
+    /// An e-mail names a user who exists already (POST /orgs without "existingUser").
+    #[error("{0}")]
+    UserExists(String),
     /// The resource is not in a state that allows the operation.
     #[error("{0}")]
     InvalidState(String),

@@ -20,6 +20,9 @@ pub mod events;
 pub mod mcp;
 /// Plain types and rules, no I/O.
 pub mod model;
+/// The HTTP server under the routes: connection limits and timeouts, bounded bodies, the
+/// client's address.
+pub mod server;
 /// Operations, each taking an Actor.
 pub mod service;
 /// SQLite access.

@@ -12,6 +12,7 @@ pub mod documents;
 pub mod health;
 pub mod home;
 pub mod idempotent;
+pub mod members;
 pub mod openapi;
 pub mod order_channels;
 pub mod orders;
@@ -33,6 +34,8 @@ pub enum ApiTags {
     Health,
     /// Organizations (tenants) and their settings.
     Organizations,
+    /// People of an organization, their roles, and the audit log of their changes.
+    Members,
     /// Addresses shipments are sent from.
     SenderAddresses,
     /// Carriers and the carrier types this server offers.
@@ -58,7 +61,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
     (
         home::HomeApi,
         health::HealthApi,
-        orgs::OrgsApi,
+        (orgs::OrgsApi, members::MembersApi),
         sender_addresses::SenderAddressesApi,
         carriers::CarriersApi,
         shipping_rules::ShippingRulesApi,

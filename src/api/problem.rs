@@ -100,6 +100,15 @@ impl ApiError {
         )
     }
 
+    /// The body stopped arriving for `limits.idle_timeout_seconds`.
+    pub fn request_timeout() -> ApiError {
+        ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            Some("the request body stopped arriving; send it again".into()),
+        )
+    }
+
     pub fn unsupported_media_type(detail: String) -> ApiError {
         ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -128,9 +137,13 @@ impl ApiError {
             "unauthenticated" => "Authentication required",
             "plan_limit_reached" => "Plan limit reached",
             "insufficient_scope" => "Insufficient scope",
+            "forbidden" => "Forbidden",
+            "request_timeout" => "Request timeout",
             "not_found" => "Not found",
             "method_not_allowed" => "Method not allowed",
-            "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" => "Conflict",
+            "conflict" | "idempotency_key_reused" | "idempotency_key_in_use" | "user_exists" => {
+                "Conflict"
+            }
             "invalid_state" => "Invalid state",
             "payload_too_large" => "Payload too large",
             "unsupported_media_type" => "Unsupported media type",
@@ -233,7 +246,13 @@ impl From<Error> for ApiError {
                 ));
                 api
             }
+            Error::Forbidden(detail) => {
+                ApiError::new(StatusCode::FORBIDDEN, "forbidden", Some(detail))
+            }
             Error::NotFound => ApiError::not_found(),
+            Error::UserExists(detail) => {
+                ApiError::new(StatusCode::CONFLICT, "user_exists", Some(detail))
+            }
             Error::Conflict(detail) => {
                 ApiError::new(StatusCode::CONFLICT, "conflict", Some(detail))
             }
@@ -332,7 +351,7 @@ impl IntoResponse for ApiError {
 }
 
 /// The errors every operation documents.
-const DOCUMENTED: [(u16, &str); 12] = [
+const DOCUMENTED: [(u16, &str); 13] = [
     (
         400,
         "The request is invalid (`validation_failed`, `invalid_json`)",
@@ -342,14 +361,21 @@ const DOCUMENTED: [(u16, &str); 12] = [
         "No, bad, expired or revoked credential (`unauthenticated`)",
     ),
     (402, "A plan limit would be exceeded (`plan_limit_reached`)"),
-    (403, "The credential lacks the scope (`insufficient_scope`)"),
+    (
+        403,
+        "The credential lacks the scope (`insufficient_scope`), or the person's role does not allow the change (`forbidden`)",
+    ),
     (
         404,
         "Missing, or owned by another organization (`not_found`)",
     ),
     (
+        408,
+        "The body stopped arriving for `limits.idle_timeout_seconds` (`request_timeout`)",
+    ),
+    (
         409,
-        "Duplicate, not allowed in the current state, or an Idempotency-Key reused or still running (`conflict`, `invalid_state`, `idempotency_key_reused`, `idempotency_key_in_use`)",
+        "Duplicate, not allowed in the current state, or an Idempotency-Key reused or still running (`conflict`, `invalid_state`, `user_exists`, `idempotency_key_reused`, `idempotency_key_in_use`)",
     ),
     (
         413,

@@ -202,6 +202,7 @@ impl Env {
             return Ok(client);
         }
         let client = reqwest::Client::builder()
+            .dns_resolver(crate::events::dns::Resolver::shared())
             .connect_timeout(std::time::Duration::from_secs(10))
             .timeout(self.timeout)
             .redirect(reqwest::redirect::Policy::none())

@@ -27,7 +27,8 @@ pub enum Command {
         /// Unique; lower-case letters, digits and dashes.
         #[arg(long)]
         slug: String,
-        /// E-mail of the owner (created when new).
+        /// E-mail of the owner (created when new; an existing user needs
+        /// --attach-existing-user).
         #[arg(long)]
         email: String,
         /// Name of the owner.
@@ -36,6 +37,9 @@ pub enum Command {
         /// Plan from the configuration (default: default).
         #[arg(long)]
         plan: Option<String>,
+        /// Make the existing user with that e-mail the owner.
+        #[arg(long)]
+        attach_existing_user: bool,
         /// Print {"org", "user", "token"} as JSON.
         #[arg(long)]
         json: bool,
@@ -44,7 +48,7 @@ pub enum Command {
 
 pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
     let admin = Actor::admin();
-    let (name, slug, email, user_name, plan, json) = match command {
+    let (name, slug, email, user_name, plan, attach, json) = match command {
         Command::SetPlan { org_id, plan } => {
             let org = orgs::set_plan(ctx, &admin, &org_id, &plan)
                 .await
@@ -61,8 +65,17 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             email,
             user_name,
             plan,
+            attach_existing_user,
             json,
-        } => (name, slug, email, user_name, plan, json),
+        } => (
+            name,
+            slug,
+            email,
+            user_name,
+            plan,
+            attach_existing_user,
+            json,
+        ),
     };
     let new = NewOrg {
         name,
@@ -70,6 +83,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
         description: None,
         creator_email: email,
         creator_name: user_name,
+        existing_user: attach.then_some(orgs::ExistingUser::Attach),
         plan,
     };
     let created = orgs::create(ctx, &admin, Input::ok(new))

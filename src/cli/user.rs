@@ -1,15 +1,17 @@
-//! `shipbase user add | set-password`.
+//! `shipbase user add | role | remove | set-password`.
 
 use std::io::BufRead;
 
-use poem_openapi::types::ToJSON;
+use poem_openapi::types::{MaybeUndefined, ToJSON};
 
 use crate::{
-    model::org::UserView,
+    model::{org::UserView, role::Role},
     service::{
         Actor, Ctx, Input,
-        users::{self, NewMember},
+        members::{self, MemberPatch, NewMember},
+        users,
     },
+    store,
 };
 
 #[derive(clap::Subcommand)]
@@ -32,7 +34,32 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Set a user's password, read as one line from standard input.
+    /// Change a member's role (and brand limit); their credentials narrow at once.
+    Role {
+        /// Organization id (org_…).
+        #[arg(long)]
+        org: String,
+        #[arg(long)]
+        email: String,
+        #[arg(long, value_parser = ["owner", "admin", "member"])]
+        role: String,
+        /// Limit the member to one brand.
+        #[arg(long, conflicts_with = "no_brand")]
+        brand: Option<String>,
+        /// Lift the member's brand limit.
+        #[arg(long)]
+        no_brand: bool,
+    },
+    /// Remove a user from an organization, ending their agent connections and API tokens there.
+    Remove {
+        /// Organization id (org_…).
+        #[arg(long)]
+        org: String,
+        #[arg(long)]
+        email: String,
+    },
+    /// Set a user's password, read as one line from standard input; signs the user out of the
+    /// pages everywhere.
     SetPassword {
         #[arg(long)]
         email: String,
@@ -56,22 +83,60 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             let member = NewMember {
                 email,
                 name,
-                role,
+                role: Role::parse(&role).unwrap_or(Role::Member),
                 brand,
             };
-            let user = users::add(ctx, &admin, &org, Input::ok(member))
+            let member = members::add(ctx, &admin, &org, Input::ok(member))
                 .await
                 .map_err(|e| super::describe_missing(e, &format!("organization {org}")))?;
             if json {
+                let (org_id, user_id) = (org.clone(), member.id.clone());
+                let user = ctx
+                    .db
+                    .point(move |db| store::users::in_org(db, &org_id, &user_id))
+                    .map_err(super::describe)?
+                    .ok_or_else(|| format!("{} is not a member of {org}", member.email))?;
                 super::print_json(&UserView::from(user).to_json().unwrap_or_default());
             } else {
                 println!(
                     "{} ({}) added as {}",
-                    user.email,
-                    user.id,
-                    user.role.as_deref().unwrap_or("member")
+                    member.email,
+                    member.id,
+                    member.role.as_str()
                 );
             }
+        }
+        Command::Role {
+            org,
+            email,
+            role,
+            brand,
+            no_brand,
+        } => {
+            let user = users::by_email(ctx, &email)
+                .await
+                .map_err(super::describe)?;
+            let patch = MemberPatch {
+                role: Role::parse(&role),
+                brand: match (brand, no_brand) {
+                    (Some(brand), _) => MaybeUndefined::Value(brand),
+                    (None, true) => MaybeUndefined::Null,
+                    (None, false) => MaybeUndefined::Undefined,
+                },
+            };
+            let member = members::update(ctx, &admin, &org, &user.id, Input::ok(patch))
+                .await
+                .map_err(|e| super::describe_missing(e, &format!("a member {email} of {org}")))?;
+            println!("{} is now {} of {org}", member.email, member.role.as_str());
+        }
+        Command::Remove { org, email } => {
+            let user = users::by_email(ctx, &email)
+                .await
+                .map_err(super::describe)?;
+            members::remove(ctx, &admin, &org, &user.id)
+                .await
+                .map_err(|e| super::describe_missing(e, &format!("a member {email} of {org}")))?;
+            println!("{email} removed from {org}");
         }
         Command::SetPassword {
             email,
@@ -89,7 +154,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             users::set_password(ctx, &admin, &email, password)
                 .await
                 .map_err(super::describe)?;
-            println!("password set for {email}");
+            println!("password set for {email}; their sessions in the pages have ended");
         }
     }
     Ok(())

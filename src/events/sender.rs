@@ -116,6 +116,12 @@ impl Sender {
     }
 }
 
+/// A JSON document fetched, with how long it may be kept (`Cache-Control: max-age`).
+pub struct Fetched {
+    pub body: Vec<u8>,
+    pub max_age: Option<Duration>,
+}
+
 impl Sender {
     /// GETs a JSON document (an OAuth Client ID Metadata Document) from a checked address, no
     /// larger than `max_bytes`; answers its bytes when the server answered 200.
@@ -123,7 +129,7 @@ impl Sender {
         &self,
         url: &str,
         max_bytes: usize,
-    ) -> std::result::Result<Vec<u8>, String> {
+    ) -> std::result::Result<Fetched, String> {
         let url = target::parse(url)?;
         target::check_literal(&url, self.allow_private)?;
         let mut response = self
@@ -139,6 +145,11 @@ impl Sender {
                 response.status().as_u16()
             ));
         }
+        let max_age = response
+            .headers()
+            .get(reqwest::header::CACHE_CONTROL)
+            .and_then(|v| v.to_str().ok())
+            .and_then(max_age);
         let mut body = Vec::new();
         while let Some(chunk) = response.chunk().await.map_err(describe)? {
             body.extend_from_slice(&chunk);
@@ -146,8 +157,25 @@ impl Sender {
                 return Err(format!("the document is larger than {max_bytes} bytes"));
             }
         }
-        Ok(body)
+        Ok(Fetched { body, max_age })
     }
+}
+
+/// How long a `Cache-Control` value lets a response be kept: `max-age`, or nothing when it says
+/// `no-store` or `no-cache`.
+fn max_age(cache_control: &str) -> Option<Duration> {
+    let directives: Vec<String> = cache_control
+        .split(',')
+        .map(|d| d.trim().to_ascii_lowercase())
+        .collect();
+    if directives.iter().any(|d| d == "no-store" || d == "no-cache") {
+        return None;
+    }
+    directives
+        .iter()
+        .find_map(|d| d.strip_prefix("max-age="))
+        .and_then(|seconds| seconds.trim_matches('"').parse::<u64>().ok())
+        .map(Duration::from_secs)
 }
 
 /// A transport error in a few words, with the refusal of the address guard when that was it.
@@ -170,4 +198,17 @@ fn describe(err: reqwest::Error) -> String {
 /// rustls needs a process-wide crypto provider; ring is the one this binary already carries.
 pub fn install_tls_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_control_says_how_long_to_keep_a_document() {
+        assert_eq!(max_age("public, max-age=300"), Some(Duration::from_secs(300)));
+        assert_eq!(max_age("max-age=60, no-store"), None);
+        assert_eq!(max_age("no-cache"), None);
+        assert_eq!(max_age("public"), None);
+    }
 }

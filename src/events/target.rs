@@ -99,15 +99,13 @@ pub async fn check(url: &Url, allow_private: bool) -> Result<(), String> {
     resolve(host, allow_private).await.map(|_| ())
 }
 
-/// Resolves `host`, refusing it when any of its addresses is not public.
+/// Resolves `host` (see `dns`), refusing it when any of its addresses is not public.
 pub async fn resolve(host: &str, allow_private: bool) -> Result<Vec<SocketAddr>, String> {
-    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host, 0))
-        .await
-        .map_err(|_| format!("the host {host} does not resolve"))?
+    let addrs: Vec<SocketAddr> = super::dns::lookup(host)
+        .await?
+        .into_iter()
+        .map(|ip| SocketAddr::new(ip, 0))
         .collect();
-    if addrs.is_empty() {
-        return Err(format!("the host {host} does not resolve"));
-    }
     if !allow_private && addrs.iter().any(|a| is_private(a.ip())) {
         return Err(REFUSED.into());
     }

@@ -5,7 +5,7 @@
 //! in-process with the connection's actor (`dispatch`), so MCP and REST share every check.
 
 use poem::{
-    Request, Response, handler,
+    IntoResponse, Request, Response, handler,
     http::{StatusCode, header},
     web::Data,
 };
@@ -32,11 +32,23 @@ use sessions::Session;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 
+/// POST: one JSON-RPC message. The body is read only after the token is checked, so an
+/// unauthenticated caller cannot make the server take in a body at all.
 #[handler]
-pub async fn post(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Response {
+pub async fn post(req: &Request, Data(ctx): Data<&Ctx>, body: poem::Body) -> Response {
     let actor = match gate(req, ctx).await {
         Ok(actor) => actor,
         Err(response) => return response,
+    };
+    let limit = usize::try_from(ctx.config.limits.max_body_bytes).unwrap_or(usize::MAX);
+    let body = match body.into_bytes_limit(limit).await {
+        Ok(body) => body,
+        Err(_) => {
+            return crate::api::problem::ApiError::payload_too_large(
+                ctx.config.limits.max_body_bytes,
+            )
+            .into_response();
+        }
     };
     let accept = req
         .headers()

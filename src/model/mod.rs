@@ -4,6 +4,8 @@
 
 /// Sender addresses.
 pub mod address;
+/// The audit log: who wrote what, when and from where.
+pub mod audit;
 /// Carriers an organization configured.
 pub mod carrier;
 /// ISO 3166-1 country codes.
@@ -16,16 +18,20 @@ pub mod event;
 pub mod ids;
 /// A batch print request (documents of several shipments as one PDF).
 pub mod merge;
+/// Networks as the configuration writes them (addresses and CIDR blocks).
+pub mod net;
 /// OAuth clients, agent connections and authorization codes.
 pub mod oauth;
 /// Orders and order channels.
 pub mod order;
-/// Organizations, users and API tokens.
+/// Organizations, users, members and API tokens.
 pub mod org;
 /// Pages of a list and their envelope.
 pub mod page;
 /// Network printers and print jobs.
 pub mod printer;
+/// Roles in an organization and the scopes each caps a credential at.
+pub mod role;
 /// Shipping rules and their conditions.
 pub mod rule;
 /// Scopes (`read:shipments`, `write:all`) and what they grant.

@@ -21,7 +21,8 @@ pub struct OrderChannel {
     #[oai(rename = "type")]
     pub kind: String,
     pub shop_domain: Option<String>,
-    /// Shopify signs its webhooks with this secret; shown only when the channel is created.
+    /// The secret Shopify signs its webhooks with, sealed with the vault's key as stored; in
+    /// clear only in the answer that creates the channel.
     #[oai(skip)]
     pub webhook_secret: Option<String>,
     pub org_id: String,
@@ -43,16 +44,12 @@ pub struct OrderChannelView {
 }
 
 impl OrderChannelView {
-    /// The channel as shown; `with_secret` only for the answer that creates it.
-    pub fn new(channel: OrderChannel, base_url: &str, with_secret: bool) -> OrderChannelView {
+    /// The channel as shown; `secret`, in clear, only in the answer that creates it.
+    pub fn new(channel: OrderChannel, base_url: &str, secret: Option<String>) -> OrderChannelView {
         OrderChannelView {
             webhook_url: (channel.kind == "shopify")
                 .then(|| format!("{base_url}/channels/{}/shopify/orders", channel.id)),
-            webhook_secret: if with_secret {
-                channel.webhook_secret.clone()
-            } else {
-                None
-            },
+            webhook_secret: secret,
             channel,
         }
     }

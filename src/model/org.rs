@@ -141,6 +141,24 @@ pub struct ApiToken {
 
 crate::page_of!(ApiTokenPage, ApiToken);
 
+crate::string_enum! {
+    /// How an API token was made (stored with it): by the command line, by a person in the
+    /// pages, with another API token, or by an AI agent. Only the first two may carry their
+    /// user's staff rights (DESIGN §19).
+    Origin {
+        Cli = "cli",
+        Session = "session",
+        Api = "api",
+        Agent = "agent",
+    }
+}
+
+impl Origin {
+    pub fn carries_staff(self) -> bool {
+        matches!(self, Origin::Cli | Origin::Session)
+    }
+}
+
 /// Who created something: id, name and e-mail of a user.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename = "CreatedBy")]
@@ -149,3 +167,21 @@ pub struct UserRef {
     pub name: String,
     pub email: String,
 }
+
+/// A person's membership of an organization (DESIGN §19).
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Member {
+    /// The person's user id (`usr_…`), the same in every organization they belong to.
+    pub id: String,
+    pub email: String,
+    pub name: String,
+    pub role: crate::model::role::Role,
+    /// Set when the member sees only shipments and orders of this brand; such members cannot
+    /// connect AI agents nor make API tokens.
+    pub brand: Option<String>,
+    /// When they joined the organization.
+    pub created_at: String,
+}
+
+crate::page_of!(MemberPage, Member);

@@ -1,6 +1,6 @@
 //! Network printers and their print jobs (DESIGN §17).
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv6Addr};
 
 use poem_openapi::Object;
 use serde::Deserialize;
@@ -145,29 +145,63 @@ fn ipp_endpoint(address: &str) -> Result<Endpoint, String> {
     Ok(Endpoint::Ipp { url })
 }
 
-/// Whether a printer may be reached at `ip`: private networks and public addresses are, but
-/// not link-local (cloud metadata), multicast, broadcast or unspecified ones, nor loopback
-/// unless `allow_loopback`.
-pub fn reachable(ip: IpAddr, allow_loopback: bool) -> bool {
-    if ip.is_loopback() {
-        return allow_loopback;
-    }
-    match ip {
-        IpAddr::V4(v4) => {
-            !(v4.is_link_local()
-                || v4.is_multicast()
-                || v4.is_broadcast()
-                || v4.is_unspecified()
-                || v4 == Ipv4Addr::new(0, 0, 0, 0))
+/// Where printers may be (DESIGN §17, §19): private networks and public addresses, but never
+/// cloud metadata services (in any cloud, IPv4 or IPv6), link-local, multicast, broadcast or
+/// unspecified addresses; loopback only with `printers.allow_loopback`; and, when
+/// `printers.allowed_networks` is set, only inside those networks.
+#[derive(Clone, Debug, Default)]
+pub struct Networks {
+    pub allow_loopback: bool,
+    pub allowed: Vec<ipnet::IpNet>,
+}
+
+/// Cloud metadata and platform services outside the link-local ranges (those are refused as
+/// link-local): Alibaba Cloud, Azure's WireServer, Oracle Cloud's legacy address, AWS's IPv6
+/// instance metadata (and its DNS and time services), Google Cloud's IPv6 metadata server.
+const METADATA: [&str; 5] = [
+    "100.100.100.200/32",
+    "168.63.129.16/32",
+    "192.0.0.192/32",
+    "fd00:ec2::/64",
+    "fd20:ce::254/128",
+];
+
+impl Networks {
+    /// Why a printer may not be at `ip`, in words; None when it may.
+    pub fn refusal(&self, ip: IpAddr) -> Option<&'static str> {
+        let ip = ip.to_canonical();
+        if is_metadata(ip) {
+            return Some("a cloud metadata address");
         }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return reachable(IpAddr::V4(v4), allow_loopback);
+        if ip.is_loopback() && !self.allow_loopback {
+            return Some("a loopback address (allowed only with printers.allow_loopback)");
+        }
+        let never = match ip {
+            IpAddr::V4(v4) => {
+                v4.is_link_local() || v4.is_multicast() || v4.is_broadcast() || v4.is_unspecified()
             }
-            let link_local = (v6.segments()[0] & 0xffc0) == 0xfe80;
-            !(link_local || v6.is_multicast() || v6.is_unspecified())
+            IpAddr::V6(v6) => {
+                (v6.segments()[0] & 0xffc0) == 0xfe80 || v6.is_multicast() || v6.is_unspecified()
+            }
+        };
+        if never {
+            return Some("a link-local, multicast or unspecified address");
         }
+        if !self.allowed.is_empty()
+            && !ip.is_loopback()
+            && !self.allowed.iter().any(|net| net.contains(&ip))
+        {
+            return Some("outside the networks printers.allowed_networks names");
+        }
+        None
     }
+}
+
+fn is_metadata(ip: IpAddr) -> bool {
+    METADATA
+        .iter()
+        .filter_map(|net| net.parse::<ipnet::IpNet>().ok())
+        .any(|net| net.contains(&ip))
 }
 
 #[cfg(test)]
@@ -239,19 +273,61 @@ mod tests {
         assert_eq!(problems(&fields("fax", "x:1", "png")), ["kind", "format"]);
     }
 
+    fn reachable(ip: &str, allow_loopback: bool) -> bool {
+        let networks = Networks {
+            allow_loopback,
+            allowed: Vec::new(),
+        };
+        networks
+            .refusal(ip.parse::<IpAddr>().unwrap_or(IpAddr::from([0, 0, 0, 0])))
+            .is_none()
+    }
+
     #[test]
     fn loopback_only_when_allowed_and_never_link_local() {
-        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
-        assert!(reachable(ip("192.168.1.50"), false));
-        assert!(reachable(ip("10.1.2.3"), false));
-        assert!(reachable(ip("fd00::5"), false));
-        assert!(!reachable(ip("127.0.0.1"), false));
-        assert!(reachable(ip("127.0.0.1"), true));
-        assert!(!reachable(ip("::1"), false));
-        assert!(!reachable(ip("::ffff:127.0.0.1"), false));
-        assert!(!reachable(ip("169.254.169.254"), true));
-        assert!(!reachable(ip("fe80::1"), true));
-        assert!(!reachable(ip("0.0.0.0"), true));
-        assert!(!reachable(ip("224.0.0.1"), true));
+        assert!(reachable("192.168.1.50", false));
+        assert!(reachable("10.1.2.3", false));
+        assert!(reachable("fd00::5", false));
+        assert!(!reachable("127.0.0.1", false));
+        assert!(reachable("127.0.0.1", true));
+        assert!(!reachable("::1", false));
+        assert!(!reachable("::ffff:127.0.0.1", false));
+        assert!(!reachable("fe80::1", true));
+        assert!(!reachable("0.0.0.0", true));
+        assert!(!reachable("224.0.0.1", true));
+    }
+
+    #[test]
+    fn cloud_metadata_services_are_refused_in_every_cloud() {
+        for metadata in [
+            "169.254.169.254",
+            "169.254.170.2",
+            "100.100.100.200",
+            "168.63.129.16",
+            "192.0.0.192",
+            "fd00:ec2::254",
+            "fd00:ec2::253",
+            "fd20:ce::254",
+            "::ffff:169.254.169.254",
+            "::ffff:100.100.100.200",
+        ] {
+            assert!(!reachable(metadata, true), "{metadata}");
+        }
+        assert!(reachable("100.100.100.201", false), "a neighbour of one is fine");
+    }
+
+    #[test]
+    fn allowed_networks_narrow_where_printers_may_be() {
+        let networks = Networks {
+            allow_loopback: true,
+            allowed: vec!["192.168.10.0/24".parse().unwrap_or_else(|_| panic!("net"))],
+        };
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        assert_eq!(networks.refusal(ip("192.168.10.20")), None);
+        assert_eq!(
+            networks.refusal(ip("192.168.11.20")),
+            Some("outside the networks printers.allowed_networks names")
+        );
+        assert_eq!(networks.refusal(ip("127.0.0.1")), None, "loopback as configured");
     }
 }

@@ -211,6 +211,40 @@ impl ScopeSet {
         })
     }
 
+    /// What both sets grant: the scopes of a credential under its holder's role cap. `all`
+    /// stays `all` when both grant it on every resource.
+    pub fn intersect(&self, other: &ScopeSet) -> ScopeSet {
+        if other.is_everything() {
+            return self.clone();
+        }
+        if self.is_everything() {
+            return other.clone();
+        }
+        let both = |scope: Scope| self.grants(scope) && other.grants(scope);
+        let every = |access: fn(Resource) -> Scope| Resource::ALL.into_iter().all(|r| both(access(r)));
+        let (write_all, read_all) = (every(Scope::write), every(Scope::read));
+        let mut scopes = Vec::new();
+        if write_all {
+            scopes.push(Scope::WRITE_ALL);
+        }
+        if read_all {
+            scopes.push(Scope::READ_ALL);
+        }
+        for r in Resource::ALL.into_iter().filter(|_| !write_all) {
+            if both(Scope::write(r)) {
+                scopes.push(Scope::write(r));
+            } else if !read_all && both(Scope::read(r)) {
+                scopes.push(Scope::read(r));
+            }
+        }
+        ScopeSet::new(scopes)
+    }
+
+    /// Whether the set grants everything (`write:all`).
+    fn is_everything(&self) -> bool {
+        self.0.contains(&Scope::WRITE_ALL)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -395,5 +429,26 @@ mod tests {
         assert!(!set("read:all").covers(&set("write:orders")));
         assert!(!set("read:all").covers(&set("write:all")));
         assert!(set("write:all").covers(&set("read:all")));
+    }
+
+    #[test]
+    fn an_intersection_grants_what_both_grant() {
+        let set = |text: &str| ScopeSet::parse(text).unwrap_or_default();
+        assert_eq!(
+            set("read:all write:all").intersect(&set("read:all write:all")),
+            set("read:all write:all")
+        );
+        assert_eq!(
+            set("read:all write:shipments").intersect(&set("write:shipments write:orders read:orgs")),
+            set("write:shipments read:orders read:orgs")
+        );
+        assert_eq!(
+            set("write:all").intersect(&set("read:all write:orders")),
+            set("read:all write:orders")
+        );
+        assert_eq!(set("write:webhooks").intersect(&set("read:orgs")), set(""));
+        let narrowed = set("read:all write:all").intersect(&set("read:all write:shipments"));
+        assert!(narrowed.covers(&set("read:all")));
+        assert!(!narrowed.covers(&set("write:orders")));
     }
 }

@@ -1,9 +1,11 @@
-//! Who is calling: an API token of one organization, the local administrator (CLI), or nobody.
+//! Who is calling: an API token of one organization, an agent's connection, a user signed in
+//! to the pages, the local administrator (CLI), or nobody — with the scopes the credential holds
+//! under its holder's role (DESIGN §19).
 
 use crate::{
     error::{Error, Result},
-    model::scope::ScopeSet,
-    service::{operations::Operation, rate_limit::Quota},
+    model::{role::Role, scope::ScopeSet},
+    service::{audit::Grant, operations::Operation, rate_limit::Quota},
 };
 
 #[derive(Clone, Debug)]
@@ -28,11 +30,18 @@ pub enum Principal {
 #[derive(Clone, Debug)]
 pub struct Actor {
     pub principal: Principal,
+    /// What the credential may do: its own scopes within its holder's role cap.
     pub scopes: ScopeSet,
     /// The user the credential acts for (an API token's creator).
     pub user_id: Option<String>,
-    /// Instance staff may create organizations while sign-up is closed.
+    /// That user's role in the credential's organization.
+    pub role: Option<Role>,
+    /// Instance staff: only a web session or a CLI-made token of a staff user carries it,
+    /// never an agent connection nor a token an agent made (DESIGN §4, §19).
     pub staff: bool,
+    /// The agent connection the credential came from (itself, or the one that made the API
+    /// token): what it makes dies with that connection.
+    pub via_connection: Option<String>,
     /// Where the credential stands with the rate limit after this request.
     pub quota: Option<Quota>,
 }
@@ -43,7 +52,9 @@ impl Actor {
             principal: Principal::Admin,
             scopes: ScopeSet::everything(),
             user_id: None,
+            role: Some(Role::Owner),
             staff: true,
+            via_connection: None,
             quota: None,
         }
     }
@@ -53,7 +64,9 @@ impl Actor {
             principal: Principal::Anonymous,
             scopes: ScopeSet::default(),
             user_id: None,
+            role: None,
             staff: false,
+            via_connection: None,
             quota: None,
         }
     }
@@ -63,21 +76,31 @@ impl Actor {
     }
 
     /// The one gate of every org-scoped operation: a credential of another organization gets
-    /// 404 (as if nothing were there), a missing scope 403 naming the operation's scope.
-    pub fn authorize(&self, org_id: &str, operation: &Operation) -> Result<()> {
+    /// 404 (as if nothing were there), a missing scope 403 naming the operation's scope. The
+    /// grant it answers is what a write needs to carry the operation out (and audit it).
+    pub fn authorize(&self, org_id: &str, operation: &'static Operation) -> Result<Grant> {
         let scope = operation.scope;
         match &self.principal {
-            Principal::Admin => Ok(()),
-            Principal::Anonymous => Err(Error::Unauthenticated),
-            Principal::User { .. } => Err(Error::NotFound),
+            Principal::Admin => {}
+            Principal::Anonymous => return Err(Error::Unauthenticated),
+            Principal::User { .. } => return Err(Error::NotFound),
             Principal::ApiToken { org_id: own, .. } | Principal::Connection { org_id: own, .. }
                 if own != org_id =>
             {
-                Err(Error::NotFound)
+                return Err(Error::NotFound);
             }
-            _ if !self.scopes.grants(scope) => Err(Error::InsufficientScope(scope.to_string())),
-            _ => Ok(()),
+            _ if !self.scopes.grants(scope) => {
+                return Err(Error::InsufficientScope(scope.to_string()));
+            }
+            _ => {}
         }
+        Ok(Grant::new(self, org_id, operation))
+    }
+
+    /// The caller's role in the organization it acts in (the administrator counts as an owner).
+    pub fn role(&self) -> Result<Role> {
+        self.role
+            .ok_or_else(|| Error::Forbidden("this needs a member of the organization".into()))
     }
 
     /// The user signed in to the pages; any other actor is unauthenticated there.
@@ -96,7 +119,9 @@ impl Actor {
             },
             scopes: ScopeSet::default(),
             user_id: Some(user_id),
+            role: None,
             staff: false,
+            via_connection: None,
             quota: None,
         }
     }
@@ -127,7 +152,9 @@ mod tests {
             },
             scopes: ScopeSet::parse(scopes).unwrap_or_default(),
             user_id: None,
+            role: Some(Role::Owner),
             staff: false,
+            via_connection: None,
             quota: None,
         }
     }

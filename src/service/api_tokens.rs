@@ -7,13 +7,16 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        org::{ApiToken, ApiTokenPage, UserRef},
+        org::{ApiToken, ApiTokenPage, Origin, UserRef},
         scope::ScopeSet,
         time,
         usage::Limit,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, PageParams, auth, billing, operations as ops, page_query},
+    service::{
+        Actor, Ctx, Input, PageParams, actor::Principal, auth, billing, operations as ops,
+        page_query,
+    },
     store,
 };
 
@@ -45,7 +48,7 @@ pub async fn create(
     org_id: &str,
     input: Input<NewToken>,
 ) -> Result<CreatedToken> {
-    actor.authorize(org_id, &ops::CREATE_API_TOKEN)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_API_TOKEN)?;
     let input = input.get()?;
     let mut errors = Violations::new();
     errors.length("name", &input.name, 1, 100);
@@ -83,9 +86,12 @@ pub async fn create(
     let token = auth::generate_token()?;
     let hash = auth::hash_token(&token);
     let token_prefix: String = token.chars().take(12).collect();
+    let id = ids::new(ids::API_TOKEN);
+    let origin = origin(actor);
     let (org_id, creator, name) = (org_id.to_string(), actor.user_id.clone(), input.name);
+    let connection = actor.via_connection.clone();
     let now = time::format(now);
-    ctx.commit(ops::CREATE_API_TOKEN.status(), move |tx| {
+    ctx.commit(grant.on(&id), move |tx| {
         store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
         billing::admit(tx, &org_id, Limit::ApiTokens)?;
         let creator = match creator {
@@ -98,7 +104,7 @@ pub async fn create(
         let user = store::users::get(tx, &creator)?
             .ok_or_else(|| Error::internal(format!("the token's creator {creator} is missing")))?;
         let record = ApiToken {
-            id: ids::new(ids::API_TOKEN),
+            id,
             org_id,
             name,
             token_prefix,
@@ -112,13 +118,32 @@ pub async fn create(
             last_used_at: None,
             created_at: now,
         };
-        store::api_tokens::insert(tx, &record, &hash)?;
+        store::api_tokens::insert(
+            tx,
+            &record,
+            &hash,
+            &store::api_tokens::Provenance {
+                origin,
+                connection_id: connection,
+            },
+        )?;
         Ok(CreatedToken {
             token,
             api_token: record,
         })
     })
     .await
+}
+
+/// How a token is being made: by the command line, in the pages, with another token, or by
+/// an agent (directly, or with a token an agent made).
+fn origin(actor: &Actor) -> Origin {
+    match (&actor.principal, &actor.via_connection) {
+        (_, Some(_)) | (Principal::Connection { .. }, _) => Origin::Agent,
+        (Principal::Admin, None) => Origin::Cli,
+        (Principal::User { .. }, None) => Origin::Session,
+        (Principal::ApiToken { .. } | Principal::Anonymous, None) => Origin::Api,
+    }
 }
 
 pub async fn list(
@@ -158,14 +183,13 @@ pub async fn rename(
     token_id: &str,
     input: Input<Rename>,
 ) -> Result<ApiToken> {
-    actor.authorize(org_id, &ops::RENAME_API_TOKEN)?;
+    let grant = actor.authorize(org_id, &ops::RENAME_API_TOKEN)?.on(token_id);
     let input = input.get()?;
     let mut errors = Violations::new();
     errors.length("name", &input.name, 1, 100);
     errors.finish()?;
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             if !store::api_tokens::rename(tx, &org_id, &token_id, &input.name)? {
                 return Err(Error::NotFound);
             }
@@ -177,16 +201,16 @@ pub async fn rename(
 
 /// Revokes a token at once: its next request gets 401.
 pub async fn revoke(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::REVOKE_API_TOKEN)?;
+    let grant = actor.authorize(org_id, &ops::REVOKE_API_TOKEN)?.on(token_id);
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
-    ctx.db
-        .write(
-            move |tx| match store::api_tokens::delete(tx, &org_id, &token_id)? {
-                true => Ok(()),
-                false => Err(Error::NotFound),
-            },
-        )
-        .await
+    ctx.write(
+        grant,
+        move |tx| match store::api_tokens::delete(tx, &org_id, &token_id)? {
+            true => Ok(()),
+            false => Err(Error::NotFound),
+        },
+    )
+    .await
 }
 
 /// Revokes a token named only by its id (the CLI's `token revoke`).

@@ -66,6 +66,8 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
         token,
         stored_hash,
         staff,
+        made,
+        standing,
     }) = found
     else {
         return Err(Error::Unauthenticated);
@@ -73,6 +75,10 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     if !bool::from(stored_hash.ct_eq(&hash)) {
         return Err(Error::Unauthenticated);
     }
+    // A token lives only as long as its creator's membership, within what their role allows;
+    // a member limited to a brand hands nothing on.
+    let standing = standing.ok_or(Error::Unauthenticated)?;
+    let cap = standing.cap_handed_on().ok_or(Error::Unauthenticated)?;
     let now = ctx.clock.now();
     if token
         .expires_at
@@ -109,9 +115,11 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
             token_id: token.id,
             org_id: token.org_id,
         },
-        scopes: token.scopes,
+        scopes: token.scopes.intersect(&cap),
         user_id: Some(token.created_by.id),
-        staff,
+        role: Some(standing.role),
+        staff: staff && made.origin.carries_staff(),
+        via_connection: made.connection_id,
         quota,
     })
 }

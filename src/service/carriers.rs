@@ -54,7 +54,7 @@ pub async fn create(
     org_id: &str,
     input: Input<CarrierFields>,
 ) -> Result<CarrierView> {
-    actor.authorize(org_id, &ops::CREATE_CARRIER)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_CARRIER)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
@@ -66,7 +66,8 @@ pub async fn create(
         updated_at: now,
     };
     let vault = ctx.vault.clone();
-    ctx.commit(ops::CREATE_CARRIER.status(), move |tx| {
+    let grant = grant.on(&carrier.id);
+    ctx.commit(grant, move |tx| {
         let mut carrier = carrier;
         billing::admit(tx, &carrier.org_id, Limit::Carriers)?;
         let secrets = seal_secrets(&vault, &mut carrier.fields, None)?;
@@ -110,13 +111,12 @@ pub async fn update(
     id: &str,
     input: Input<CarrierFields>,
 ) -> Result<CarrierView> {
-    actor.authorize(org_id, &ops::UPDATE_CARRIER)?;
+    let grant = actor.authorize(org_id, &ops::UPDATE_CARRIER)?.on(id);
     let fields = input.get()?;
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     let vault = ctx.vault.clone();
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             let mut fields = fields;
             let mut carrier = store::carriers::get(tx, &org_id, &id)?
                 .ok_or(Error::NotFound)?
@@ -145,10 +145,9 @@ pub async fn update(
 }
 
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::DELETE_CARRIER)?;
+    let grant = actor.authorize(org_id, &ops::DELETE_CARRIER)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             store::carriers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             if store::carriers::in_use(tx, &org_id, &id)? {
                 return Err(Error::Conflict(

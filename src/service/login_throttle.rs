@@ -1,121 +1,174 @@
-//! Slows down password guessing without locking anyone out for good: after a few failed
-//! sign-ins for one account (or from one address), each further attempt must wait, twice as
-//! long after every failure, at most 15 minutes; the record is forgotten an hour after the last
-//! failure, and a successful sign-in clears the account's. Kept in the database
-//! (`login_failures`), so every process serving it counts the same failures.
+//! Slows password guessing down without locking anyone out (DESIGN §19): each sign-in attempt
+//! takes a slot before its password is checked — one of the account's
+//! `login.failures_per_minute` and one of its address's `login.failures_per_address_per_minute` —
+//! in one write, so concurrent guesses cannot pass the limit; a right password gives its slots
+//! back, a wrong one keeps them until the minute is over. Over a limit is 429, never for longer
+//! than the rest of that minute.
+//!
+//! Failures from one address must not lock the account out for everyone: when the account's
+//! slots are taken, an address that has not failed this minute may still try, against a second
+//! set of as many slots (`spare`), so the owner signing in from elsewhere gets through while one
+//! attacker guesses. Kept in the database (`login_attempts`), so every process counts the same.
+
+use std::net::IpAddr;
 
 use crate::{
+    config::Login,
     error::Result,
     model::time::{self, Timestamp},
     service::Ctx,
-    store,
+    store::{self, Tx},
 };
 
-/// Failures allowed before waits begin, per account and per address.
-const FREE_PER_ACCOUNT: u32 = 5;
-const FREE_PER_ADDRESS: u32 = 20;
-const MAX_WAIT_SECONDS: i64 = 15 * 60;
+/// The length of a counting window.
+const WINDOW_SECONDS: i64 = 60;
+/// Rows older than this are swept out by housekeeping.
 pub(crate) const FORGET_AFTER_SECONDS: i64 = 60 * 60;
 
+/// Slots taken by one attempt, to give back when the password is right: each key with the
+/// start of the window it was counted in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slots(Vec<(String, String)>);
+
+/// What an attempt may do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// Check the password; give the slots back if it is right.
+    Go(Slots),
+    /// Too many failures: try again after this many seconds (1 to 60).
+    Wait(i64),
+}
+
+/// Where a key stands within its current window.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Failures {
+struct Count {
     count: u32,
-    last: Timestamp,
+    since: Timestamp,
 }
 
-/// What is throttled: an account (by e-mail) or an address.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Key {
-    Account(String),
-    Address(String),
-}
-
-impl Key {
-    fn free(&self) -> u32 {
-        match self {
-            Key::Account(_) => FREE_PER_ACCOUNT,
-            Key::Address(_) => FREE_PER_ADDRESS,
+impl Count {
+    /// The count at `now`: a window that is over starts again at zero.
+    fn at(stored: Option<Count>, now: Timestamp) -> Count {
+        match stored {
+            Some(c) if (now - c.since).whole_seconds() < WINDOW_SECONDS => c,
+            _ => Count {
+                count: 0,
+                since: now,
+            },
         }
     }
 
-    /// The key as stored.
-    fn stored(&self) -> String {
-        match self {
-            Key::Account(email) => format!("account:{email}"),
-            Key::Address(ip) => format!("address:{ip}"),
+    /// Seconds until the window is over (at least 1).
+    fn left(self, now: Timestamp) -> i64 {
+        (WINDOW_SECONDS - (now - self.since).whole_seconds()).clamp(1, WINDOW_SECONDS)
+    }
+}
+
+/// The keys of one attempt and their limits.
+struct Keys {
+    account: String,
+    spare: String,
+    address: Option<String>,
+}
+
+impl Keys {
+    fn of(email: &str, address: Option<IpAddr>) -> Keys {
+        Keys {
+            account: format!("account:{email}"),
+            spare: format!("spare:{email}"),
+            address: address.map(|ip| format!("address:{}", ip.to_canonical())),
         }
     }
 }
 
-/// Seconds `key` must still wait at `now` after `failures`, if any.
-fn delay(key: &Key, failures: Failures, now: Timestamp) -> Option<i64> {
-    let over = failures
-        .count
-        .checked_sub(key.free())
-        .filter(|over| *over > 0)?;
-    let delay = 1i64
-        .checked_shl(over.min(20))
-        .unwrap_or(MAX_WAIT_SECONDS)
-        .min(MAX_WAIT_SECONDS);
-    let left = delay - (now - failures.last).whole_seconds();
-    (left > 0).then_some(left)
-}
-
-/// The record after one more failure at `now`.
-fn after_failure(before: Option<Failures>, now: Timestamp) -> Failures {
-    let count = match before {
-        Some(f) if (now - f.last).whole_seconds() < FORGET_AFTER_SECONDS => f.count,
-        _ => 0,
-    };
-    Failures {
-        count: count.saturating_add(1),
-        last: now,
+/// The decision for one attempt, given the three counts (pure, for the tests).
+fn decide(
+    limits: &Login,
+    account: Count,
+    spare: Count,
+    address: Option<Count>,
+    now: Timestamp,
+) -> Result<Which, i64> {
+    if let Some(address) = address
+        && address.count >= limits.failures_per_address_per_minute
+    {
+        return Err(address.left(now));
     }
-}
-
-fn read(db: &store::Reader, key: &Key) -> Result<Option<Failures>> {
-    Ok(store::shared_state::failures(db, &key.stored())?
-        .and_then(|(count, last)| time::parse(&last).map(|last| Failures { count, last })))
-}
-
-/// Seconds to wait before another attempt for any of `keys`, if any.
-pub fn wait(ctx: &Ctx, keys: &[Key], now: Timestamp) -> Result<Option<i64>> {
-    ctx.db.point(|db| {
-        let mut longest = None;
-        for key in keys {
-            if let Some(left) = read(db, key)?.and_then(|f| delay(key, f, now)) {
-                longest = Some(longest.map_or(left, |l: i64| l.max(left)));
-            }
-        }
-        Ok(longest)
+    if account.count < limits.failures_per_minute {
+        return Ok(Which::Account);
+    }
+    let clean = address.is_some_and(|a| a.count == 0);
+    if clean && spare.count < limits.failures_per_minute {
+        return Ok(Which::Spare);
+    }
+    Err(if clean {
+        spare.left(now).min(account.left(now))
+    } else {
+        account.left(now)
     })
 }
 
-/// Counts a failed sign-in against every key.
-pub async fn failed(ctx: &Ctx, keys: &[Key], now: Timestamp) -> Result<()> {
-    let keys = keys.to_vec();
+#[derive(Debug, PartialEq)]
+enum Which {
+    Account,
+    Spare,
+}
+
+/// Takes the slots of an attempt to sign in as `email` from `address`, or says how long to wait.
+pub async fn take(ctx: &Ctx, email: &str, address: Option<IpAddr>) -> Result<Attempt> {
+    let keys = Keys::of(email, address);
+    let limits = ctx.config.login.clone();
+    let now = ctx.clock.now();
     ctx.db
         .write(move |tx| {
-            for key in &keys {
-                let after = after_failure(read(tx, key)?, now);
-                store::shared_state::set_failures(
-                    tx,
-                    &key.stored(),
-                    after.count,
-                    &time::format(after.last),
-                )?;
+            let account = Count::at(read(tx, &keys.account)?, now);
+            let spare = Count::at(read(tx, &keys.spare)?, now);
+            let at_address = match &keys.address {
+                Some(key) => Some(Count::at(read(tx, key)?, now)),
+                None => None,
+            };
+            let which = match decide(&limits, account, spare, at_address, now) {
+                Ok(which) => which,
+                Err(wait) => return Ok(Attempt::Wait(wait)),
+            };
+            let (key, count) = match which {
+                Which::Account => (keys.account, account),
+                Which::Spare => (keys.spare, spare),
+            };
+            let mut taken = vec![(key.clone(), write(tx, &key, count)?)];
+            if let (Some(key), Some(count)) = (keys.address, at_address) {
+                let since = write(tx, &key, count)?;
+                taken.push((key, since));
+            }
+            Ok(Attempt::Go(Slots(taken)))
+        })
+        .await
+}
+
+/// Gives the slots of an attempt whose password was right back (those of a window that is
+/// still running).
+pub async fn give_back(ctx: &Ctx, slots: Slots) -> Result<()> {
+    ctx.db
+        .write(move |tx| {
+            for (key, since) in &slots.0 {
+                store::shared_state::give_back_attempt(tx, key, since)?;
             }
             Ok(())
         })
         .await
 }
 
-/// Clears an account's failures after it signed in.
-pub async fn succeeded(ctx: &Ctx, account: &Key) -> Result<()> {
-    let key = account.stored();
-    ctx.db
-        .write(move |tx| store::shared_state::clear_failures(tx, &key))
-        .await
+fn read(db: &store::Reader, key: &str) -> Result<Option<Count>> {
+    Ok(store::shared_state::attempts(db, key)?.and_then(|(count, since)| {
+        time::parse(&since).map(|since| Count { count, since })
+    }))
+}
+
+/// Counts one more attempt against `key`; the start of its window.
+fn write(tx: &Tx, key: &str, count: Count) -> Result<String> {
+    let since = time::format(count.since);
+    store::shared_state::set_attempts(tx, key, count.count.saturating_add(1), &since)?;
+    Ok(since)
 }
 
 #[cfg(test)]
@@ -126,47 +179,67 @@ mod tests {
         ::time::OffsetDateTime::UNIX_EPOCH + ::time::Duration::seconds(seconds)
     }
 
-    /// `n` failures at `t`, one after the other.
-    fn fail(mut f: Option<Failures>, n: u32, t: i64) -> Option<Failures> {
-        for _ in 0..n {
-            f = Some(after_failure(f, at(t)));
+    fn count(count: u32, since: i64) -> Count {
+        Count {
+            count,
+            since: at(since),
         }
-        f
+    }
+
+    fn limits() -> Login {
+        Login {
+            failures_per_minute: 5,
+            failures_per_address_per_minute: 20,
+        }
     }
 
     #[test]
-    fn waits_begin_after_the_free_attempts_and_double() {
-        let key = Key::Account("a@example.com".into());
-        let f = fail(None, FREE_PER_ACCOUNT, 0).unwrap();
+    fn an_account_gets_its_attempts_then_waits_out_the_minute() {
+        let fresh = count(0, 0);
         assert_eq!(
-            delay(&key, f, at(0)),
-            None,
-            "the fifth failure costs nothing yet"
+            decide(&limits(), count(4, 0), fresh, Some(count(4, 0)), at(10)),
+            Ok(Which::Account)
         );
-        let f = after_failure(Some(f), at(0));
-        assert_eq!(delay(&key, f, at(0)), Some(2));
-        assert_eq!(delay(&key, f, at(2)), None);
-        let f = after_failure(Some(f), at(2));
-        assert_eq!(delay(&key, f, at(2)), Some(4));
+        assert_eq!(
+            decide(&limits(), count(5, 0), fresh, Some(count(5, 0)), at(10)),
+            Err(50),
+            "the attacker's address waits for the rest of the minute"
+        );
+        assert_eq!(Count::at(Some(count(5, 0)), at(60)).count, 0, "a new minute");
     }
 
     #[test]
-    fn waits_are_capped_and_forgotten() {
-        let key = Key::Account("a@example.com".into());
-        let f = fail(None, 40, 0).unwrap();
-        assert_eq!(delay(&key, f, at(0)), Some(MAX_WAIT_SECONDS));
-        let f = after_failure(Some(f), at(FORGET_AFTER_SECONDS));
-        assert_eq!(f.count, 1, "an hour later the count starts again");
-        assert_eq!(delay(&key, f, at(FORGET_AFTER_SECONDS)), None);
+    fn an_address_that_has_not_failed_may_still_try_while_the_account_is_attacked() {
+        assert_eq!(
+            decide(&limits(), count(5, 0), count(0, 0), Some(count(0, 30)), at(30)),
+            Ok(Which::Spare)
+        );
+        assert_eq!(
+            decide(&limits(), count(5, 0), count(5, 0), Some(count(0, 30)), at(30)),
+            Err(30),
+            "even the spare slots are gone: the wait is at most the rest of the minute"
+        );
+        assert_eq!(
+            decide(&limits(), count(5, 0), count(0, 0), None, at(30)),
+            Err(30),
+            "without an address there is no clean address"
+        );
     }
 
     #[test]
-    fn an_address_gets_more_attempts_than_an_account() {
-        let address = Key::Address("192.0.2.1".into());
-        let f = fail(None, FREE_PER_ADDRESS, 0).unwrap();
-        assert_eq!(delay(&address, f, at(0)), None);
-        let f = after_failure(Some(f), at(0));
-        assert_eq!(delay(&address, f, at(0)), Some(2));
-        assert_eq!(Key::Account("x".into()).stored(), "account:x");
+    fn an_address_is_limited_across_accounts() {
+        assert_eq!(
+            decide(&limits(), count(0, 0), count(0, 0), Some(count(20, 0)), at(59)),
+            Err(1)
+        );
+    }
+
+    #[test]
+    fn waits_are_never_longer_than_a_minute() {
+        for now in 0..120 {
+            if let Err(wait) = decide(&limits(), count(9, 0), count(9, 0), Some(count(99, 0)), at(now)) {
+                assert!((1..=60).contains(&wait), "{wait}");
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ use crate::{
 
 pub mod actor;
 pub mod api_tokens;
+pub mod audit;
 pub mod auth;
 pub mod billing;
 pub mod carriers;
@@ -25,6 +26,7 @@ mod emit;
 pub mod housekeeping;
 pub mod idempotency;
 pub mod login_throttle;
+pub mod members;
 pub mod merge;
 pub mod oauth;
 pub mod operations;
@@ -35,6 +37,7 @@ pub mod printers;
 pub mod printing;
 pub mod quotes;
 pub mod rate_limit;
+pub mod request;
 pub mod seed;
 pub mod sender_addresses;
 pub mod sessions;
@@ -56,16 +59,23 @@ pub struct Inner {
     pub config: Config,
     pub clock: Clock,
     pub rate: rate_limit::RateLimiter,
+    /// Dynamic OAuth client registrations per client address.
+    pub registrations: rate_limit::PerMinute,
     pub vault: Vault,
     pub sender: Sender,
     /// The access-token signing key, loaded on first use (`oauth::keys`).
     pub keys: tokio::sync::OnceCell<Arc<oauth::keys::Keys>>,
     /// Access tokens whose signature was checked.
     pub verified: oauth::access::Verified,
+    /// OAuth clients' metadata documents, for as long as they may be kept.
+    pub documents: oauth::documents::Cache,
     /// Wakes the print worker when booking queued jobs.
     pub printing: printing::Queue,
     /// The carrier adapters' HTTP client and API locations.
     pub carriers: crate::carriers::Env,
+    /// Permits to run Argon2 (a few at once, so that a burst of sign-ins cannot take every
+    /// thread of the blocking pool and all its memory).
+    pub passwords: tokio::sync::Semaphore,
 }
 
 impl Deref for Ctx {
@@ -99,6 +109,7 @@ impl Ctx {
             before_commit: Arc::new(orders::settle_touched),
         })?;
         let rate = rate_limit::RateLimiter::new(config.limits.rate_per_second, config.limits.burst);
+        let registrations = rate_limit::PerMinute::new(config.oauth.register_per_minute);
         let vault = Vault::open(&config.storage.secret_key, &config.storage.data_dir)?;
         let sender = Sender::new(config.webhooks.allow_private_targets)?;
         let carriers = crate::carriers::Env::new(&config.carriers);
@@ -107,12 +118,15 @@ impl Ctx {
             config,
             clock,
             rate,
+            registrations,
             vault,
             sender,
             keys: tokio::sync::OnceCell::new(),
             verified: oauth::access::Verified::default(),
+            documents: oauth::documents::Cache::default(),
             printing: printing::Queue::default(),
             carriers,
+            passwords: tokio::sync::Semaphore::new(password_permits()),
         })))
     }
 
@@ -121,26 +135,49 @@ impl Ctx {
         time::format(self.clock.now())
     }
 
-    /// The write that completes an operation: runs `f` as one unit of work and, when the request
-    /// holds an idempotency key, stores `f`'s answer (with `status`) in the same transaction.
-    pub(crate) async fn commit<T, F>(&self, status: u16, f: F) -> Result<T>
+    /// The write that carries out an operation `grant` allows: runs `f` as one unit of work and
+    /// records the audit entry in the same transaction.
+    pub(crate) async fn write<T, F>(&self, grant: audit::Grant, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
+    {
+        let now = self.now();
+        self.db
+            .write(move |tx| {
+                let value = f(tx)?;
+                grant.record(tx, &now)?;
+                Ok(value)
+            })
+            .await
+    }
+
+    /// The write that completes an operation: `write`, and, when the request holds an
+    /// idempotency key, `f`'s answer (with the operation's status) stored in the same
+    /// transaction.
+    pub(crate) async fn commit<T, F>(&self, grant: audit::Grant, f: F) -> Result<T>
     where
         T: poem_openapi::types::ToJSON + Send + 'static,
         F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
     {
         let slot = idempotency::current();
         let vault = self.vault.clone();
-        self.db
-            .write(move |tx| {
-                let value = f(tx)?;
-                if let Some(slot) = &slot {
-                    let json = value.to_json().unwrap_or_default();
-                    idempotency::complete_in(tx, &vault, slot, status, &json)?;
-                }
-                Ok(value)
-            })
-            .await
+        let status = grant.operation.status();
+        self.write(grant, move |tx| {
+            let value = f(tx)?;
+            if let Some(slot) = &slot {
+                let json = value.to_json().unwrap_or_default();
+                idempotency::complete_in(tx, &vault, slot, status, &json)?;
+            }
+            Ok(value)
+        })
+        .await
     }
+}
+
+/// Argon2 checks at once: one per core, at least 1 and at most 4.
+fn password_permits() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4))
 }
 
 /// A request body decoded at the edge (REST or MCP). A decoding error is held, not returned, so

@@ -38,7 +38,7 @@ pub async fn create(
     org_id: &str,
     input: Input<NewChannel>,
 ) -> Result<OrderChannelView> {
-    actor.authorize(org_id, &ops::CREATE_ORDER_CHANNEL)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_ORDER_CHANNEL)?;
     let new = input.get()?;
     let mut errors = Violations::new();
     errors.length("name", &new.name, 1, 200);
@@ -62,6 +62,10 @@ pub async fn create(
         (true, None) => Some(generate_secret()?),
     };
     let now = ctx.now();
+    let sealed = webhook_secret
+        .as_deref()
+        .map(|secret| ctx.vault.seal(secret))
+        .transpose()?;
     let channel = OrderChannel {
         id: ids::new(ids::ORDER_CHANNEL),
         org_id: org_id.to_string(),
@@ -72,15 +76,15 @@ pub async fn create(
         } else {
             None
         },
-        webhook_secret,
+        webhook_secret: sealed,
         created_at: now.clone(),
         updated_at: now,
     };
     let base_url = ctx.config.base_url();
-    ctx.commit(ops::CREATE_ORDER_CHANNEL.status(), move |tx| {
+    ctx.commit(grant.on(&channel.id), move |tx| {
         billing::admit(tx, &channel.org_id, Limit::OrderChannels)?;
         store::order_channels::insert(tx, &channel)?;
-        Ok(OrderChannelView::new(channel, &base_url, true))
+        Ok(OrderChannelView::new(channel, &base_url, webhook_secret))
     })
     .await
 }
@@ -100,7 +104,7 @@ pub async fn list(
         .await?;
     let base_url = ctx.config.base_url();
     Ok(paged
-        .map(|c| OrderChannelView::new(c, &base_url, false))
+        .map(|c| OrderChannelView::new(c, &base_url, None))
         .into())
 }
 
@@ -110,19 +114,14 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Ord
     let channel = ctx
         .db
         .point(|db| store::order_channels::get(db, &org_id, &id)?.ok_or(Error::NotFound))?;
-    Ok(OrderChannelView::new(
-        channel,
-        &ctx.config.base_url(),
-        false,
-    ))
+    Ok(OrderChannelView::new(channel, &ctx.config.base_url(), None))
 }
 
 /// Deletes a channel that brought no orders (409 otherwise).
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::DELETE_ORDER_CHANNEL)?;
+    let grant = actor.authorize(org_id, &ops::DELETE_ORDER_CHANNEL)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             store::order_channels::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             if store::order_channels::has_orders(tx, &org_id, &id)? {
                 return Err(Error::Conflict(
@@ -132,6 +131,22 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
             store::order_channels::delete(tx, &org_id, &id)
         })
         .await
+}
+
+/// Seals the Shopify secrets an older version stored in clear (run once the database is open,
+/// before anything is served). On SQLite the cleared text is also overwritten on disk and the
+/// write-ahead log emptied, so that no copy of a secret stays in the files.
+pub async fn seal_plain_secrets(ctx: &Ctx) -> Result<usize> {
+    let vault = ctx.vault.clone();
+    let sealed = ctx
+        .db
+        .write(move |tx| store::order_channels::seal_plain(tx, |plain| vault.seal(plain)))
+        .await?;
+    if sealed > 0 {
+        ctx.db.checkpoint().await?;
+        tracing::info!(channels = sealed, "sealed Shopify secrets stored in clear");
+    }
+    Ok(sealed)
 }
 
 fn is_hostname(domain: &str) -> bool {

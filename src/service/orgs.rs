@@ -10,7 +10,7 @@ use crate::{
         org::{self, Org, UserView},
         validate::{Violations, is_email},
     },
-    service::{Actor, Ctx, Input, operations as ops, users},
+    service::{Actor, Ctx, Input, audit::Grant, operations as ops, users},
     store,
 };
 
@@ -30,10 +30,21 @@ pub struct NewOrg {
     pub creator_email: String,
     #[oai(validator(min_length = 1, max_length = 200))]
     pub creator_name: String,
+    /// `attach`: when `creatorEmail` belongs to an existing user, make them the owner (instance
+    /// staff only). Without it, an existing user's e-mail is 409 `user_exists`.
+    pub existing_user: Option<ExistingUser>,
     /// A plan of the configuration; `default` when absent. Only the CLI chooses one.
     #[serde(skip)]
     #[oai(skip)]
     pub plan: Option<String>,
+}
+
+crate::string_enum! {
+    /// What to do when the creator's e-mail belongs to an existing user.
+    ExistingUser {
+        /// Make the existing user the owner of the new organization.
+        Attach = "attach",
+    }
 }
 
 /// The new organization and its owner.
@@ -91,9 +102,18 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
         updated_at: now.clone(),
     };
     let (email, name) = (input.creator_email, input.creator_name);
-    ctx.commit(201, move |tx| {
+    // Making someone the owner of an organization they did not ask for is for staff only, and
+    // only when asked for by name (DESIGN §19).
+    let may_attach = input.existing_user == Some(ExistingUser::Attach) && actor.staff;
+    let grant = Grant::new(actor, &org.id, &ops::CREATE_ORGANIZATION).on(&org.id);
+    ctx.commit(grant, move |tx| {
         if store::orgs::slug_taken(tx, &org.slug, None)? {
             return Err(slug_conflict(&org.slug));
+        }
+        if !may_attach && store::users::by_email(tx, &email)?.is_some() {
+            return Err(Error::UserExists(format!(
+                "{email} belongs to an existing user; only instance staff can make them the owner, with \"existingUser\": \"attach\""
+            )));
         }
         store::orgs::save(tx, &org)?;
         let user = users::find_or_create(tx, &email, &name, &now)?;
@@ -158,12 +178,11 @@ where
 }
 
 pub async fn update(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<OrgPatch>) -> Result<Org> {
-    actor.authorize(org_id, &ops::UPDATE_ORGANIZATION)?;
+    let grant = actor.authorize(org_id, &ops::UPDATE_ORGANIZATION)?;
     let patch = input.get()?;
     validate_patch(&patch)?;
     let (org_id, now) = (org_id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             let mut org = store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
             if let Some(slug) = &patch.slug
                 && store::orgs::slug_taken(tx, slug, Some(&org_id))?

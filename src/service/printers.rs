@@ -4,28 +4,46 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        printer::{PrintJobPage, Printer, PrinterFields, PrinterPage, reachable},
+        printer::{Networks, PrintJobPage, Printer, PrinterFields, PrinterPage},
         validate::Violations,
     },
     service::{Actor, Ctx, Input, PageParams, operations as ops, page_query},
     store::{self, Reader},
 };
 
-/// Checks the fields, and that a literal IP address is one printers may be on (a host name is
-/// checked when a job is sent, against what it resolves to then).
-fn validate(ctx: &Ctx, fields: &PrinterFields) -> Result<()> {
+/// Where this installation's printers may be (`[printers]`).
+pub(crate) fn networks(ctx: &Ctx) -> Networks {
+    Networks {
+        allow_loopback: ctx.config.printers.allow_loopback,
+        // Each entry was checked by `Config::validate`.
+        allowed: ctx
+            .config
+            .printers
+            .allowed_networks
+            .iter()
+            .filter_map(|net| crate::model::net::parse(net).ok())
+            .collect(),
+    }
+}
+
+/// Checks the fields, and that the printer's address is one printers may be on: a literal
+/// address as it is, a host name by every address it resolves to now (one that does not resolve
+/// yet is checked again when a job is sent, as every address is).
+async fn validate(ctx: &Ctx, fields: &PrinterFields) -> Result<()> {
     let mut errors = Violations::new();
     fields.validate(&mut errors);
     errors.finish()?;
     let endpoint = fields
         .endpoint()
         .map_err(|message| Error::invalid("address", message))?;
-    if let Ok(ip) = endpoint.host().parse()
-        && !reachable(ip, ctx.config.printers.allow_loopback)
-    {
+    let addresses = crate::events::dns::lookup(endpoint.host())
+        .await
+        .unwrap_or_default();
+    let networks = networks(ctx);
+    if let Some(why) = addresses.into_iter().find_map(|ip| networks.refusal(ip)) {
         return Err(Error::invalid(
             "address",
-            "printers cannot be on loopback (unless printers.allow_loopback is set), link-local, multicast or unspecified addresses",
+            format!("a printer cannot be at {why}"),
         ));
     }
     Ok(())
@@ -37,9 +55,9 @@ pub async fn create(
     org_id: &str,
     input: Input<PrinterFields>,
 ) -> Result<Printer> {
-    actor.authorize(org_id, &ops::CREATE_PRINTER)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_PRINTER)?;
     let fields = input.get()?;
-    validate(ctx, &fields)?;
+    validate(ctx, &fields).await?;
     let now = ctx.now();
     let printer = Printer {
         id: ids::new(ids::PRINTER),
@@ -48,7 +66,7 @@ pub async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
-    ctx.commit(ops::CREATE_PRINTER.status(), move |tx| {
+    ctx.commit(grant.on(&printer.id), move |tx| {
         store::printers::save(tx, &printer)?;
         Ok(printer)
     })
@@ -79,12 +97,11 @@ pub async fn update(
     id: &str,
     input: Input<PrinterFields>,
 ) -> Result<Printer> {
-    actor.authorize(org_id, &ops::UPDATE_PRINTER)?;
+    let grant = actor.authorize(org_id, &ops::UPDATE_PRINTER)?.on(id);
     let fields = input.get()?;
-    validate(ctx, &fields)?;
+    validate(ctx, &fields).await?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             let mut printer = store::printers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             printer.fields = fields;
             printer.updated_at = now;
@@ -96,10 +113,9 @@ pub async fn update(
 
 /// Deletes a printer and its jobs; refused while a shipping rule prints on it.
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::DELETE_PRINTER)?;
+    let grant = actor.authorize(org_id, &ops::DELETE_PRINTER)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             store::printers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             if let Some(rule) = store::printers::used_by_rule(tx, &org_id, &id)? {
                 return Err(Error::Conflict(format!(

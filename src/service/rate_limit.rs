@@ -1,7 +1,14 @@
 //! Per-credential token buckets (DESIGN §13): `rate_per_second` sustained, `burst` on top. Each
-//! check says where the credential stands, for the `RateLimit-*` response headers.
+//! check says where the credential stands, for the `RateLimit-*` response headers. And
+//! per-address counts per minute, for what anyone may call without a credential (OAuth client
+//! registration, DESIGN §19).
 
-use std::{collections::HashMap, sync::Mutex, time::Instant};
+use std::{
+    collections::HashMap,
+    net::IpAddr,
+    sync::Mutex,
+    time::{Duration, Instant},
+};
 
 use crate::error::{Error, Result};
 
@@ -75,6 +82,64 @@ impl RateLimiter {
     }
 }
 
+/// At most `limit` calls per client address per minute (IPv6 addresses counted per /64, what one
+/// subscriber is usually given; 0 means no limit). Kept in memory: limits are per process
+/// (DESIGN §18).
+pub struct PerMinute {
+    limit: u32,
+    windows: Mutex<HashMap<IpAddr, (u32, Instant)>>,
+}
+
+/// Addresses remembered at most; past it, finished windows are swept out, and when that is not
+/// enough every address waits for the next minute.
+const MAX_ADDRESSES: usize = 100_000;
+const MINUTE: Duration = Duration::from_secs(60);
+
+impl PerMinute {
+    pub fn new(limit: u32) -> PerMinute {
+        PerMinute {
+            limit,
+            windows: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Counts one call from `address`; Err holds the seconds until it may call again.
+    pub fn check(&self, address: IpAddr) -> std::result::Result<(), u64> {
+        self.check_at(address, Instant::now())
+    }
+
+    fn check_at(&self, address: IpAddr, now: Instant) -> std::result::Result<(), u64> {
+        if self.limit == 0 {
+            return Ok(());
+        }
+        let key = match address.to_canonical() {
+            IpAddr::V6(v6) => {
+                let [a, b, c, d, ..] = v6.segments();
+                IpAddr::from([a, b, c, d, 0, 0, 0, 0])
+            }
+            v4 => v4,
+        };
+        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        if windows.len() >= MAX_ADDRESSES && !windows.contains_key(&key) {
+            windows.retain(|_, (_, since)| now.saturating_duration_since(*since) < MINUTE);
+            if windows.len() >= MAX_ADDRESSES {
+                return Err(MINUTE.as_secs());
+            }
+        }
+        let (count, since) = windows.entry(key).or_insert((0, now));
+        if now.saturating_duration_since(*since) >= MINUTE {
+            *count = 0;
+            *since = now;
+        }
+        if *count >= self.limit {
+            let left = MINUTE.saturating_sub(now.saturating_duration_since(*since));
+            return Err(left.as_secs().max(1));
+        }
+        *count += 1;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -120,5 +185,27 @@ mod tests {
         let limiter = RateLimiter::new(0, 0);
         let now = Instant::now();
         assert!((0..10_000).all(|_| matches!(limiter.check_at("k", now), Ok(None))));
+    }
+
+    #[test]
+    fn an_address_gets_its_calls_per_minute_and_ipv6_counts_per_slash_64() {
+        let limiter = PerMinute::new(2);
+        let now = Instant::now();
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        assert_eq!(limiter.check_at(ip("192.0.2.1"), now), Ok(()));
+        assert_eq!(limiter.check_at(ip("192.0.2.1"), now), Ok(()));
+        assert_eq!(
+            limiter.check_at(ip("192.0.2.1"), now + Duration::from_secs(15)),
+            Err(45)
+        );
+        assert_eq!(limiter.check_at(ip("192.0.2.2"), now), Ok(()));
+        assert_eq!(
+            limiter.check_at(ip("192.0.2.1"), now + Duration::from_secs(60)),
+            Ok(()),
+            "a new minute"
+        );
+        assert_eq!(limiter.check_at(ip("2001:db8::1"), now), Ok(()));
+        assert_eq!(limiter.check_at(ip("2001:db8::2"), now), Ok(()));
+        assert!(limiter.check_at(ip("2001:db8::ffff"), now).is_err(), "the same /64");
     }
 }

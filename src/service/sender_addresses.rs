@@ -24,7 +24,7 @@ pub async fn create(
     org_id: &str,
     input: Input<AddressFields>,
 ) -> Result<SenderAddress> {
-    actor.authorize(org_id, &ops::CREATE_SENDER_ADDRESS)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_SENDER_ADDRESS)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
@@ -35,7 +35,7 @@ pub async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
-    ctx.commit(ops::CREATE_SENDER_ADDRESS.status(), move |tx| {
+    ctx.commit(grant.on(&address.id), move |tx| {
         billing::admit(tx, &address.org_id, Limit::SenderAddresses)?;
         store::sender_addresses::save(tx, &address)?;
         Ok(address)
@@ -73,12 +73,11 @@ pub async fn update(
     id: &str,
     input: Input<AddressFields>,
 ) -> Result<SenderAddress> {
-    actor.authorize(org_id, &ops::UPDATE_SENDER_ADDRESS)?;
+    let grant = actor.authorize(org_id, &ops::UPDATE_SENDER_ADDRESS)?.on(id);
     let fields = input.get()?;
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             let mut address =
                 store::sender_addresses::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             address.fields = fields;
@@ -90,10 +89,9 @@ pub async fn update(
 }
 
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::DELETE_SENDER_ADDRESS)?;
+    let grant = actor.authorize(org_id, &ops::DELETE_SENDER_ADDRESS)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             store::sender_addresses::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             if let Some(user) = store::sender_addresses::in_use(tx, &org_id, &id)? {
                 return Err(Error::Conflict(format!(

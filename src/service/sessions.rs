@@ -1,6 +1,6 @@
-//! Signing in to the pages: a password checked with Argon2id (off the async workers, with the
-//! same work for unknown e-mails), the login throttle, and sessions kept server-side by the
-//! SHA-256 of a random cookie value, so that signing out ends them.
+//! Signing in to the pages: a password checked with Argon2id (off the async workers, a few at a
+//! time, with the same work for unknown e-mails), the login throttle, and sessions kept
+//! server-side by the SHA-256 of a random cookie value, so that signing out ends them.
 
 use std::{net::IpAddr, sync::OnceLock};
 
@@ -11,7 +11,7 @@ use crate::{
     model::{org::User, time},
     service::{
         Actor, Ctx,
-        login_throttle::{self, Key},
+        login_throttle::{self, Attempt},
         oauth::{self, hash},
     },
     store,
@@ -39,12 +39,10 @@ pub async fn sign_in(
     address: Option<IpAddr>,
 ) -> Result<SignIn> {
     let email = email.trim().to_lowercase();
-    let mut keys = vec![Key::Account(email.clone())];
-    keys.extend(address.map(|ip| Key::Address(ip.to_string())));
-    let now = ctx.clock.now();
-    if let Some(retry_after) = login_throttle::wait(ctx, &keys, now)? {
-        return Ok(SignIn::Throttled { retry_after });
-    }
+    let slots = match login_throttle::take(ctx, &email, address).await? {
+        Attempt::Go(slots) => slots,
+        Attempt::Wait(retry_after) => return Ok(SignIn::Throttled { retry_after }),
+    };
     let lookup = email.clone();
     let found = ctx
         .db
@@ -53,16 +51,13 @@ pub async fn sign_in(
         Some((user, hash)) => (Some(user), hash),
         None => (None, None),
     };
-    let password = password.to_string();
-    let matches = crate::blocking::run(move || Ok(verify(stored.as_deref(), &password))).await?;
+    let matches = check_password(ctx, stored, password).await?;
     let user = match (user, matches) {
         (Some(user), true) => user,
-        _ => {
-            login_throttle::failed(ctx, &keys, now).await?;
-            return Ok(SignIn::Refused);
-        }
+        _ => return Ok(SignIn::Refused),
     };
-    login_throttle::succeeded(ctx, &keys[0]).await?;
+    login_throttle::give_back(ctx, slots).await?;
+    let now = ctx.clock.now();
     let token = oauth::new_secret()?;
     let (token_hash, user_id) = (hash(&token), user.id.clone());
     let (created, expires) = (
@@ -73,6 +68,22 @@ pub async fn sign_in(
         .write(move |tx| store::sessions::insert(tx, &token_hash, &user_id, &created, &expires))
         .await?;
     Ok(SignIn::Session { token, user })
+}
+
+/// Whether `password` matches `stored`, checked on the blocking pool while holding one of the
+/// few permits Argon2 may run under at once (each check takes tens of milliseconds and 19 MiB).
+pub(crate) async fn check_password(
+    ctx: &Ctx,
+    stored: Option<String>,
+    password: &str,
+) -> Result<bool> {
+    let _permit = ctx
+        .passwords
+        .acquire()
+        .await
+        .map_err(|_| crate::error::Error::internal("the password checker is closed"))?;
+    let password = password.to_string();
+    crate::blocking::run(move || Ok(verify(stored.as_deref(), &password))).await
 }
 
 /// Whether `password` matches the stored Argon2 hash. Without a hash (unknown user, no

@@ -62,7 +62,7 @@ pub async fn create(
     org_id: &str,
     input: Input<RuleFields>,
 ) -> Result<RuleView> {
-    actor.authorize(org_id, &ops::CREATE_SHIPPING_RULE)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_SHIPPING_RULE)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
@@ -73,7 +73,7 @@ pub async fn create(
         created_at: now.clone(),
         updated_at: now,
     };
-    ctx.commit(ops::CREATE_SHIPPING_RULE.status(), move |tx| {
+    ctx.commit(grant.on(&rule.id), move |tx| {
         billing::admit(tx, &rule.org_id, Limit::ShippingRules)?;
         check_references(tx, &rule.org_id, &rule.fields, None)?;
         store::shipping_rules::save(tx, &rule)?;
@@ -118,12 +118,11 @@ pub async fn update(
     id: &str,
     input: Input<RuleFields>,
 ) -> Result<RuleView> {
-    actor.authorize(org_id, &ops::UPDATE_SHIPPING_RULE)?;
+    let grant = actor.authorize(org_id, &ops::UPDATE_SHIPPING_RULE)?.on(id);
     let fields = input.get()?;
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             let mut rule =
                 store::shipping_rules::get_rule(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
             check_references(tx, &org_id, &fields, Some(&id))?;
@@ -137,10 +136,9 @@ pub async fn update(
 
 /// Deletes a rule; shipments that applied it keep their carrier settings and lose the link.
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::DELETE_SHIPPING_RULE)?;
+    let grant = actor.authorize(org_id, &ops::DELETE_SHIPPING_RULE)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             if !store::shipping_rules::exists(tx, &org_id, &id)? {
                 return Err(Error::NotFound);
             }

@@ -1,27 +1,34 @@
-//! Users and memberships: adding team members, passwords, instance staff.
+//! Users: finding or making one by e-mail, passwords, instance staff (the administrator's
+//! commands). Memberships are `members`.
 
 use argon2::{Argon2, PasswordHasher, password_hash::SaltString};
 use ring::rand::{SecureRandom, SystemRandom};
 
 use crate::{
     error::{Error, Result},
-    model::{
-        ids,
-        org::{self, User},
-        usage::Limit,
-        validate::Violations,
-    },
-    service::{Actor, Ctx, Input, billing},
+    model::{ids, org::User},
+    service::{Actor, Ctx},
     store::{self, Tx},
 };
 
 /// The user with this e-mail, created when there is none.
 pub(crate) fn find_or_create(tx: &Tx, email: &str, name: &str, now: &str) -> Result<User> {
+    find_or_create_as(tx, &ids::new(ids::USER), email, name, now)
+}
+
+/// The user with this e-mail, created with the id `id` when there is none.
+pub(crate) fn find_or_create_as(
+    tx: &Tx,
+    id: &str,
+    email: &str,
+    name: &str,
+    now: &str,
+) -> Result<User> {
     if let Some(user) = store::users::by_email(tx, email)? {
         return Ok(user);
     }
     let user = User {
-        id: ids::new(ids::USER),
+        id: id.to_string(),
         email: email.to_string(),
         name: name.to_string(),
         language: "en".into(),
@@ -35,50 +42,12 @@ pub(crate) fn find_or_create(tx: &Tx, email: &str, name: &str, now: &str) -> Res
     Ok(user)
 }
 
-/// `shipbase user add`: a team member of an organization (an administrator's operation).
-pub struct NewMember {
-    pub email: String,
-    pub name: String,
-    pub role: String,
-    /// Limits the member to one brand; such members cannot connect agents.
-    pub brand: Option<String>,
-}
-
-pub async fn add(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<NewMember>) -> Result<User> {
-    require_admin(actor)?;
-    let input = input.get()?;
-    let mut errors = Violations::new();
-    errors.email("email", &input.email);
-    errors.length("name", &input.name, 1, 200);
-    errors.one_of("role", &input.role, &org::ROLES);
-    if let Some(brand) = &input.brand {
-        errors.length("brand", brand, 1, 100);
-    }
-    errors.finish()?;
-    let (org_id, now) = (org_id.to_string(), ctx.now());
+/// The user with this e-mail (400 on `email` when there is none).
+pub async fn by_email(ctx: &Ctx, email: &str) -> Result<User> {
+    let lookup = email.to_string();
     ctx.db
-        .write(move |tx| {
-            store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
-            let user = find_or_create(tx, &input.email, &input.name, &now)?;
-            if store::users::in_org(tx, &org_id, &user.id)?.is_some() {
-                return Err(Error::Conflict(format!(
-                    "{} is already a member of this organization",
-                    input.email
-                )));
-            }
-            billing::admit(tx, &org_id, Limit::TeamMembers)?;
-            store::orgs::add_member(
-                tx,
-                &org_id,
-                &user.id,
-                &input.role,
-                input.brand.as_deref(),
-                &now,
-            )?;
-            store::users::in_org(tx, &org_id, &user.id)?
-                .ok_or_else(|| Error::internal("the new member is not a member"))
-        })
-        .await
+        .point(move |db| store::users::by_email(db, &lookup))?
+        .ok_or_else(|| no_such_user(email))
 }
 
 /// Sets a user's password (argon2id). Only the administrator may.
@@ -96,7 +65,10 @@ pub async fn set_password(ctx: &Ctx, actor: &Actor, email: &str, password: &str)
     ctx.db
         .write(move |tx| {
             let user = store::users::by_email(tx, &email)?.ok_or_else(|| no_such_user(&email))?;
-            store::users::set_password_hash(tx, &user.id, &hash, &now)
+            store::users::set_password_hash(tx, &user.id, &hash, &now)?;
+            // Whoever signed in with the old password is signed out.
+            store::sessions::delete_of(tx, &user.id)?;
+            Ok(())
         })
         .await
 }

@@ -5,7 +5,8 @@ use crate::store::sql::{OptionalExtension, Row, params};
 use crate::{
     error::Result,
     model::{
-        org::{ApiToken, UserRef},
+        org::{ApiToken, Origin, UserRef},
+        role::{Role, Standing},
         scope::ScopeSet,
     },
     store::{PageQuery, Paged, Reader, Tx, count},
@@ -35,10 +36,18 @@ fn from_row(row: &Row) -> crate::store::sql::Result<ApiToken> {
     })
 }
 
-pub fn insert(tx: &Tx, token: &ApiToken, hash: &[u8]) -> Result<()> {
+/// How a token was made: its origin, and the agent connection it dies with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    pub origin: Origin,
+    pub connection_id: Option<String>,
+}
+
+pub fn insert(tx: &Tx, token: &ApiToken, hash: &[u8], made: &Provenance) -> Result<()> {
     tx.conn.prepare_cached(
-        "INSERT INTO api_tokens (id, org_id, name, token_hash, token_prefix, scopes, created_by, expires_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO api_tokens (id, org_id, name, token_hash, token_prefix, scopes, created_by,
+             expires_at, created_at, origin, connection_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         token.id,
@@ -49,7 +58,9 @@ pub fn insert(tx: &Tx, token: &ApiToken, hash: &[u8]) -> Result<()> {
         token.scopes.to_string(),
         token.created_by.id,
         token.expires_at,
-        token.created_at
+        token.created_at,
+        made.origin,
+        made.connection_id
     ])?;
     Ok(())
 }
@@ -68,18 +79,33 @@ pub struct Credential {
     pub stored_hash: Vec<u8>,
     /// Whether the token's creator is instance staff.
     pub staff: bool,
+    pub made: Provenance,
+    /// The creator's place in the token's organization now; None once they left it.
+    pub standing: Option<Standing>,
 }
 
-/// The token with this hash, for authentication (any organization).
+/// The token with this hash, for authentication (any organization). A token an agent made
+/// whose connection has ended is not found.
 pub fn by_hash(db: &Reader, hash: &[u8]) -> Result<Option<Credential>> {
     Ok(db
         .conn
-        .prepare_cached(&format!("{SELECT_WITH_HASH} WHERE t.token_hash = ?1"))?
+        .prepare_cached(&format!(
+            "{SELECT_WITH_HASH} WHERE t.token_hash = ?1
+             AND (t.connection_id IS NULL OR EXISTS
+                 (SELECT 1 FROM agent_connections c WHERE c.id = t.connection_id))"
+        ))?
         .query_row([hash], |r| {
+            let role: Option<Role> = r.get(15)?;
+            let brand: Option<String> = r.get(16)?;
             Ok(Credential {
                 token: from_row(r)?,
                 stored_hash: r.get(11)?,
                 staff: r.get(12)?,
+                made: Provenance {
+                    origin: r.get(13)?,
+                    connection_id: r.get(14)?,
+                },
+                standing: role.map(|role| Standing { role, brand }),
             })
         })
         .optional()?)
@@ -87,8 +113,18 @@ pub fn by_hash(db: &Reader, hash: &[u8]) -> Result<Option<Credential>> {
 
 const SELECT_WITH_HASH: &str =
     "SELECT t.id, t.org_id, t.name, t.token_prefix, t.scopes, t.created_by, u.name, u.email,
-        t.expires_at, t.last_used_at, t.created_at, t.token_hash, u.staff
-    FROM api_tokens t JOIN users u ON u.id = t.created_by";
+        t.expires_at, t.last_used_at, t.created_at, t.token_hash, u.staff, t.origin,
+        t.connection_id, m.role, m.brand
+    FROM api_tokens t JOIN users u ON u.id = t.created_by
+    LEFT JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.created_by";
+
+/// Deletes the tokens `user_id` made in `org_id` (they left it).
+pub fn delete_made_by(tx: &Tx, org_id: &str, user_id: &str) -> Result<usize> {
+    Ok(tx
+        .conn
+        .prepare_cached("DELETE FROM api_tokens WHERE org_id = ?1 AND created_by = ?2")?
+        .execute(params![org_id, user_id])?)
+}
 
 /// The organization a token belongs to, for admin commands that name only the token.
 pub fn org_of(db: &Reader, token_id: &str) -> Result<Option<String>> {

@@ -17,12 +17,14 @@ use crate::{
 };
 
 pub mod api_tokens;
+pub mod audit;
 pub mod carriers;
 pub mod copy;
 pub mod deliveries;
 pub mod documents;
 pub mod events;
 pub mod idempotency;
+pub mod members;
 pub mod oauth;
 pub mod order_channels;
 pub mod orders;
@@ -240,6 +242,21 @@ impl Db {
         self.writer.write(f).await
     }
 
+    /// Copies what the write-ahead log holds into the SQLite file and empties the log (nothing on
+    /// PostgreSQL, which keeps its own).
+    pub async fn checkpoint(&self) -> Result<()> {
+        let Reads::Sqlite { file, .. } = &self.reads else {
+            return Ok(());
+        };
+        let path = file.path.clone();
+        crate::blocking::run(move || {
+            let conn = Connection::open(&path).map_err(|e| open_error(&path, e))?;
+            conn.execute_batch("PRAGMA busy_timeout = 5000; PRAGMA wal_checkpoint(TRUNCATE);")?;
+            Ok(())
+        })
+        .await
+    }
+
     /// Writes a consistent copy of the live database to `target` (which must not exist).
     pub async fn backup(&self, target: &Path) -> Result<()> {
         if self.is_postgres() {
@@ -383,5 +400,8 @@ fn parse<T>(text: &str, idx: usize, parse: impl Fn(&str) -> Option<T>) -> sql::R
 text_column!(
     crate::model::status::ShipmentStatus,
     crate::model::status::OrderStatus,
-    crate::model::event::EventKind
+    crate::model::event::EventKind,
+    crate::model::org::Origin,
+    crate::model::role::Role,
+    crate::model::audit::ActorKind
 );

@@ -6,7 +6,10 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::{Error, Result},
-    model::oauth::{Client, CodeGrant, Connection, ConnectionSummary, RefreshGrant},
+    model::{
+        oauth::{Client, CodeGrant, Connection, ConnectionSummary, RefreshGrant},
+        role::Role,
+    },
     store::{Reader, Tx},
 };
 
@@ -203,13 +206,14 @@ pub fn connection(db: &Reader, id: &str) -> Result<Option<Connection>> {
         .optional()?)
 }
 
-/// A connection that may still act: it exists, and its user is still a member of its
-/// organization without a brand limit. The live check of every agent request.
-pub fn live_connection(db: &Reader, id: &str) -> Result<Option<Connection>> {
+/// A connection that may still act, with its user's role in its organization: it exists, and
+/// its user is still a member there without a brand limit. The live check of every agent
+/// request.
+pub fn live_connection(db: &Reader, id: &str) -> Result<Option<(Connection, Role)>> {
     Ok(db
         .conn
         .prepare_cached(&format!(
-            "SELECT {} FROM agent_connections c
+            "SELECT {}, m.role FROM agent_connections c
              JOIN memberships m ON m.org_id = c.org_id AND m.user_id = c.user_id
              WHERE c.id = ?1 AND m.brand IS NULL",
             CONNECTION_COLUMNS
@@ -218,7 +222,10 @@ pub fn live_connection(db: &Reader, id: &str) -> Result<Option<Connection>> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ))?
-        .query_row([id], connection_from)
+        .query_row([id], |r| {
+            let role: Role = r.get(CONNECTION_COLUMNS.split(',').count())?;
+            Ok((connection_from(r)?, role))
+        })
         .optional()?)
 }
 
@@ -250,6 +257,35 @@ pub fn delete_connection(tx: &Tx, id: &str) -> Result<bool> {
         .prepare_cached("DELETE FROM agent_connections WHERE id = ?1")?
         .execute([id])?
         > 0)
+}
+
+/// Ends every connection `user_id` made to `org_id` (and so the API tokens those made).
+pub fn delete_connections_of(tx: &Tx, org_id: &str, user_id: &str) -> Result<usize> {
+    Ok(tx
+        .conn
+        .prepare_cached("DELETE FROM agent_connections WHERE org_id = ?1 AND user_id = ?2")?
+        .execute([org_id, user_id])?)
+}
+
+/// Marks a registered client as having completed a sign-in.
+pub fn mark_client_used(tx: &Tx, client_id: &str, now: &str) -> Result<()> {
+    tx.conn
+        .prepare_cached("UPDATE oauth_clients SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL")?
+        .execute([client_id, now])?;
+    Ok(())
+}
+
+/// Keeps the newest `keep` registered clients that never completed a sign-in and deletes the
+/// older ones; how many went.
+pub fn cap_unused_clients(tx: &Tx, keep: u64) -> Result<usize> {
+    Ok(tx
+        .conn
+        .prepare_cached(
+            "DELETE FROM oauth_clients WHERE used_at IS NULL AND (created_at, id) <= (
+                 SELECT created_at, id FROM oauth_clients WHERE used_at IS NULL
+                 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?1)",
+        )?
+        .execute(params![keep])?)
 }
 
 pub fn touch_connection(tx: &Tx, id: &str, now: &str) -> Result<()> {

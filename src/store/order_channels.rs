@@ -8,7 +8,10 @@ use crate::{
     store::{PageQuery, Paged, Reader, Tx, count, one_row},
 };
 
-const COLUMNS: &str = "id, org_id, name, type, shop_domain, webhook_secret, created_at, updated_at";
+/// `webhook_secret_sealed` holds the sealed secret; `webhook_secret`, the clear text of older
+/// versions, is emptied by `seal_plain` when the server starts.
+const COLUMNS: &str =
+    "id, org_id, name, type, shop_domain, webhook_secret_sealed, created_at, updated_at";
 
 fn from_row(row: &Row) -> crate::store::sql::Result<OrderChannel> {
     Ok(OrderChannel {
@@ -95,6 +98,37 @@ pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
         .prepare_cached("DELETE FROM order_channels WHERE org_id = ?1 AND id = ?2")?
         .execute([org_id, id])?;
     one_row(n, "order_channels")
+}
+
+/// Seals every secret still stored in clear with `seal`, overwriting the clear text (SQLite's
+/// `secure_delete` for this job); how many there were.
+pub fn seal_plain(tx: &Tx, seal: impl Fn(&str) -> Result<String>) -> Result<usize> {
+    let plain: Vec<(String, String)> = tx
+        .conn
+        .prepare_cached(
+            "SELECT id, webhook_secret FROM order_channels WHERE webhook_secret IS NOT NULL",
+        )?
+        .query_map((), |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<crate::store::sql::Result<_>>()?;
+    if plain.is_empty() {
+        return Ok(0);
+    }
+    let lite = matches!(tx.conn, crate::store::sql::Conn::Lite(_));
+    if lite {
+        tx.conn.execute_batch("PRAGMA secure_delete = ON")?;
+    }
+    for (id, secret) in &plain {
+        tx.conn
+            .prepare_cached(
+                "UPDATE order_channels SET webhook_secret_sealed = ?2, webhook_secret = NULL
+                 WHERE id = ?1",
+            )?
+            .execute(params![id, seal(secret)?])?;
+    }
+    if lite {
+        tx.conn.execute_batch("PRAGMA secure_delete = OFF")?;
+    }
+    Ok(plain.len())
 }
 
 /// Records a Shopify delivery id; false when it was seen before.

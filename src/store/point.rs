@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 
 /// The database file point readers open; its `Arc` is the identity of one `Db`.
 pub struct File {
-    path: PathBuf,
+    pub(in crate::store) path: PathBuf,
 }
 
 impl File {

@@ -42,6 +42,14 @@ pub fn delete(tx: &Tx, token_hash: &[u8]) -> Result<()> {
 }
 
 /// Removes sessions that expired before `now`; returns how many.
+/// Ends every session of a user (their password changed).
+pub fn delete_of(tx: &Tx, user_id: &str) -> Result<usize> {
+    Ok(tx
+        .conn
+        .prepare_cached("DELETE FROM web_sessions WHERE user_id = ?1")?
+        .execute([user_id])?)
+}
+
 pub fn prune(tx: &Tx, now: &str) -> Result<usize> {
     Ok(tx
         .conn

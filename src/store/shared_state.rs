@@ -1,4 +1,4 @@
-//! `login_failures` and `mcp_sessions`: short-lived state that every process serving the
+//! `login_attempts` and `mcp_sessions`: short-lived state that every process serving the
 //! database must see alike.
 
 use crate::store::sql::{OptionalExtension, params};
@@ -8,29 +8,34 @@ use crate::{
     store::{Reader, Tx},
 };
 
-/// Failures counted for a throttle key: `(count, last failure)`.
-pub fn failures(db: &Reader, key: &str) -> Result<Option<(u32, String)>> {
+/// Sign-in attempts counted for a throttle key: `(count, start of the window)`.
+pub fn attempts(db: &Reader, key: &str) -> Result<Option<(u32, String)>> {
     Ok(db
         .conn
-        .prepare_cached("SELECT count, last_at FROM login_failures WHERE key = ?1")?
+        .prepare_cached("SELECT count, window_start FROM login_attempts WHERE key = ?1")?
         .query_row([key], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?)
 }
 
-pub fn set_failures(tx: &Tx, key: &str, count: u32, last_at: &str) -> Result<()> {
+pub fn set_attempts(tx: &Tx, key: &str, count: u32, window_start: &str) -> Result<()> {
     tx.conn
         .prepare_cached(
-            "INSERT INTO login_failures (key, count, last_at) VALUES (?1, ?2, ?3)
-             ON CONFLICT (key) DO UPDATE SET count = excluded.count, last_at = excluded.last_at",
+            "INSERT INTO login_attempts (key, count, window_start) VALUES (?1, ?2, ?3)
+             ON CONFLICT (key) DO UPDATE SET count = excluded.count,
+                 window_start = excluded.window_start",
         )?
-        .execute(params![key, count, last_at])?;
+        .execute(params![key, count, window_start])?;
     Ok(())
 }
 
-pub fn clear_failures(tx: &Tx, key: &str) -> Result<()> {
+/// Gives one attempt back to `key`, when its window is still the one that counted it.
+pub fn give_back_attempt(tx: &Tx, key: &str, window_start: &str) -> Result<()> {
     tx.conn
-        .prepare_cached("DELETE FROM login_failures WHERE key = ?1")?
-        .execute([key])?;
+        .prepare_cached(
+            "UPDATE login_attempts SET count = count - 1
+             WHERE key = ?1 AND window_start = ?2 AND count > 0",
+        )?
+        .execute(params![key, window_start])?;
     Ok(())
 }
 
@@ -81,7 +86,8 @@ pub fn close_session(tx: &Tx, id_hash: &str) -> Result<bool> {
         > 0)
 }
 
-/// Forgets sessions unused and failures unrepeated since `before`.
+/// Forgets sessions unused since `sessions_before` and sign-in counts of windows that began
+/// before `failures_before`.
 pub fn prune(tx: &Tx, sessions_before: &str, failures_before: &str) -> Result<usize> {
     let sessions = tx
         .conn
@@ -89,7 +95,7 @@ pub fn prune(tx: &Tx, sessions_before: &str, failures_before: &str) -> Result<us
         .execute([sessions_before])?;
     let failures = tx
         .conn
-        .prepare_cached("DELETE FROM login_failures WHERE last_at < ?1")?
+        .prepare_cached("DELETE FROM login_attempts WHERE window_start < ?1")?
         .execute([failures_before])?;
     Ok(sessions + failures)
 }

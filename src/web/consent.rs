@@ -13,9 +13,8 @@ use crate::{
     model::scope::{Access, Resource, Scope},
     service::{
         Ctx,
-        oauth::authorize::{self, Choice, Pending, Refusal},
+        oauth::authorize::{self, Choice, Membership, Pending, Refusal},
     },
-    store::users::Membership,
     web::{
         login::expired_form,
         page::{Visit, field, form_fields, see_other, to_value},
@@ -29,8 +28,10 @@ pub async fn show(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
     let params: BTreeMap<String, String> = url::form_urlencoded::parse(query.as_bytes())
         .into_owned()
         .collect();
-    let pending = match authorize::check(ctx, &params).await {
+    let signed_in = visit.signed_in.is_some();
+    let pending = match authorize::check(ctx, &params, signed_in).await {
         Ok(Ok(pending)) => pending,
+        Ok(Err(Refusal::SignInFirst)) => return sign_in_first(query),
         Ok(Err(Refusal::Redirect(location))) => return see_other(&location),
         Ok(Err(Refusal::Page(why))) => {
             return visit.error(
@@ -42,18 +43,23 @@ pub async fn show(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
         }
         Err(err) => return visit.failed(req, err),
     };
-    if visit.signed_in.is_none() {
-        let back = format!("/oauth/authorize?{query}");
-        let login: String = url::form_urlencoded::Serializer::new(String::new())
-            .append_pair("next", &back)
-            .finish();
-        return see_other(&format!("/login?{login}"));
+    if !signed_in {
+        return sign_in_first(query);
     }
     let chosen = Chosen {
         org_id: None,
-        scopes: pending.offered.clone(),
+        scopes: None,
     };
     page(&mut visit, req, StatusCode::OK, pending, chosen, None).await
+}
+
+/// To `/login`, and back to this request after signing in.
+fn sign_in_first(query: &str) -> Response {
+    let back = format!("/oauth/authorize?{query}");
+    let login: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("next", &back)
+        .finish();
+    see_other(&format!("/login?{login}"))
 }
 
 #[handler]
@@ -97,7 +103,7 @@ pub async fn decide(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Resp
     };
     let chosen = Chosen {
         org_id: Some(choice.org_id.clone()),
-        scopes: choice.scopes.clone(),
+        scopes: Some(choice.scopes.clone()),
     };
     match authorize::decide(ctx, &actor, &pending, choice).await {
         Ok(Ok(location)) => see_other(&location),
@@ -116,11 +122,11 @@ pub async fn decide(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Resp
     }
 }
 
-/// What the form shows as chosen: on first view everything offered, after a refused post what
-/// the user sent.
+/// What the form shows as chosen: on first view everything offered (None), after a refused
+/// post what the user sent.
 struct Chosen {
     org_id: Option<String>,
-    scopes: Vec<String>,
+    scopes: Option<Vec<String>>,
 }
 
 async fn page(
@@ -147,6 +153,19 @@ async fn page(
         }
         Err(err) => return visit.failed(req, err),
     };
+    let offered = authorize::offerable(&pending, &orgs);
+    if offered.is_empty() {
+        return visit.error(
+            req,
+            StatusCode::FORBIDDEN,
+            "You cannot grant what this app asks for",
+            &format!(
+                "{} asks only for permissions your role does not hold. Ask an owner of the organization.",
+                pending.client_name
+            ),
+        );
+    }
+    let checked = chosen.scopes.unwrap_or_else(|| offered.clone());
     let request_id = match authorize::seal(&ctx, &actor, pending.clone()) {
         Ok(sealed) => sealed,
         Err(err) => return visit.failed(req, err),
@@ -166,11 +185,12 @@ async fn page(
         "consent.html",
         context! {
             redirect_host => pending.redirect_host(),
+            document_host => pending.document_host,
             client_name => pending.client_name,
             request_id,
             orgs,
             chosen_org => chosen.org_id,
-            groups => to_value(groups(&pending.offered, &chosen.scopes)),
+            groups => to_value(groups(&offered, &checked)),
             error,
         },
     )

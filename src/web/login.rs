@@ -47,7 +47,7 @@ pub async fn submit(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Resp
     let next = local_path(field(&fields, "next"), HOME).to_string();
     let email = field(&fields, "email").unwrap_or_default().to_string();
     let password = field(&fields, "password").unwrap_or_default();
-    let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
+    let address = crate::service::request::address();
     let again = |visit: &mut Visit, status, error: String| {
         let (next, email) = (next.clone(), email.clone());
         visit.render(req, status, "login.html", context! { next, email, error })

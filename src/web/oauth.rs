@@ -55,8 +55,30 @@ pub async fn jwks(Data(ctx): Data<&Ctx>) -> Response {
     }
 }
 
+/// `POST /oauth/register`: counted per client address first (`oauth.register_per_minute`),
+/// so that a flood is turned away before its bodies are read.
 #[handler]
-pub async fn register(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Response {
+pub async fn register(req: &Request, Data(ctx): Data<&Ctx>, body: poem::Body) -> Response {
+    if let Some(address) = crate::service::request::address()
+        && let Err(retry_after) = ctx.registrations.check(address)
+    {
+        let mut response = error(&OAuthError::new(
+            429,
+            "rate_limited",
+            format!("too many registrations from this address; try again in {retry_after} s"),
+        ));
+        if let Ok(value) = retry_after.to_string().parse() {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
+        }
+        return response;
+    }
+    let Ok(body) = body.into_vec().await else {
+        return error(&OAuthError::new(
+            400,
+            "invalid_client_metadata",
+            "the body could not be read",
+        ));
+    };
     if !content_type_is(req, "application/json") {
         return error(&OAuthError::new(
             400,

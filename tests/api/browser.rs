@@ -16,6 +16,8 @@ pub struct Browser {
     base_url: String,
     client: reqwest::Client,
     pub cookies: BTreeMap<String, String>,
+    /// Sent as `X-Forwarded-For`: the client address a trusted proxy would name.
+    forwarded_for: Option<String>,
 }
 
 /// A page as it came back.
@@ -34,6 +36,15 @@ impl Browser {
                 .build()
                 .expect("client"),
             cookies: BTreeMap::new(),
+            forwarded_for: None,
+        }
+    }
+
+    /// A browser behind a reverse proxy at 127.0.0.1 (the app must trust it), from `address`.
+    pub fn from_address(app: &TestApp, address: &str) -> Browser {
+        Browser {
+            forwarded_for: Some(address.to_string()),
+            ..Browser::new(app)
         }
     }
 
@@ -63,6 +74,9 @@ impl Browser {
             format!("{}{path}", self.base_url)
         };
         let mut req = self.client.request(method, url);
+        if let Some(address) = &self.forwarded_for {
+            req = req.header("x-forwarded-for", address);
+        }
         if !self.cookies.is_empty() {
             let cookie = self
                 .cookies

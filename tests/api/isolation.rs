@@ -96,7 +96,19 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         )
         .await
         .expect(201);
+    let member = app.cli_json(&[
+        "user",
+        "add",
+        "--org",
+        &org.id,
+        "--email",
+        &format!("member-{}@example.com", org.slug),
+        "--name",
+        "Victim's member",
+        "--json",
+    ]);
     BTreeMap::from([
+        ("{userId}", id_of(&member)),
         ("{addressId}", address_id),
         ("{carrierId}", carrier_id),
         ("{ruleId}", id_of(&rule)),
@@ -256,6 +268,7 @@ async fn snapshot(app: &TestApp, org: &TestOrg, ids: &BTreeMap<&'static str, Str
         format!("/orgs/{}/shipments/{}", org.id, ids["{unbookedShipmentId}"]),
         format!("/orgs/{}/order-channels", org.id),
         format!("/orgs/{}/orders", org.id),
+        format!("/orgs/{}/members", org.id),
         format!("/orgs/{}/webhooks/{}", org.id, ids["{webhookId}"]),
         format!(
             "/orgs/{}/webhooks/{}/deliveries",

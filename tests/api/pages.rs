@@ -179,32 +179,73 @@ async fn signing_out_ends_the_session_on_the_server() {
     assert_eq!(browser.get("/settings/apps").await.status, 303);
 }
 
+/// Sign-ins from behind a proxy the app trusts, so that each browser can stand for an address.
+const BEHIND_A_PROXY: &str = "[server]\ntrusted_proxies = [\"127.0.0.1\"]";
+
 #[tokio::test]
 async fn failed_sign_ins_make_the_next_attempts_wait_without_locking_out() {
     let now = shipbase::model::time::parse("2026-11-23T10:00:00.000Z").expect("time");
     let clock = Arc::new(Mutex::new(now));
-    let app = TestApp::spawn_with_clock("", Clock::Set(clock.clone())).await;
+    let app = TestApp::spawn_with_clock(BEHIND_A_PROXY, Clock::Set(clock.clone())).await;
     let org = app.create_org();
     let password = app.set_password(&org.email);
-    let mut browser = Browser::new(&app);
-    for _ in 0..6 {
-        assert_eq!(browser.sign_in(&org.email, "wrong", None).await.status, 400);
+    let mut attacker = Browser::from_address(&app, "198.51.100.66");
+    for _ in 0..5 {
+        assert_eq!(attacker.sign_in(&org.email, "wrong", None).await.status, 400);
     }
-    // The sixth failure costs two seconds, even for the right password.
-    let throttled = browser.sign_in(&org.email, &password, None).await;
+    // The account's five slots of this minute are taken: the attacker waits, even with the
+    // right password, for at most the rest of the minute.
+    let throttled = attacker.sign_in(&org.email, &password, None).await;
     assert_eq!(throttled.status, 429);
-    assert_eq!(throttled.header("retry-after"), "2");
+    let wait: i64 = throttled.header("retry-after").parse().expect("Retry-After");
+    assert!((1..=60).contains(&wait), "{wait}");
     assert!(throttled.text().contains("Too many failed attempts"));
-    *clock.lock().expect("clock") = now + time::Duration::seconds(2);
-    let page = browser.sign_in(&org.email, &password, None).await;
+    // The owner, from an address that has not failed, is not locked out.
+    let mut owner = Browser::from_address(&app, "203.0.113.5");
+    let page = owner.sign_in(&org.email, &password, None).await;
     assert_eq!(page.status, 303, "{}", page.html);
-    // Success cleared the account's record.
+    // A minute later the attacker's address may try again.
+    *clock.lock().expect("clock") = now + time::Duration::seconds(60);
+    let page = attacker.sign_in(&org.email, &password, None).await;
+    assert_eq!(page.status, 303, "{}", page.html);
+}
+
+#[tokio::test]
+async fn concurrent_guesses_cannot_pass_the_limit() {
+    let app = TestApp::spawn_with(BEHIND_A_PROXY).await;
+    let org = app.create_org();
+    app.set_password(&org.email);
+    let mut forms = Vec::new();
+    for _ in 0..40 {
+        let mut browser = Browser::from_address(&app, "198.51.100.77");
+        let form = browser.get("/login").await;
+        let csrf = form.hidden("csrf_token").expect("csrf_token");
+        forms.push((browser, csrf));
+    }
+    let guesses = forms.into_iter().map(|(mut browser, csrf)| {
+        let email = org.email.clone();
+        async move {
+            browser
+                .post(
+                    "/login",
+                    &[
+                        ("csrf_token", &csrf),
+                        ("next", ""),
+                        ("email", &email),
+                        ("password", "wrong guess"),
+                    ],
+                )
+                .await
+                .status
+        }
+    });
+    let statuses = futures_util::future::join_all(guesses).await;
+    let checked = statuses.iter().filter(|s| **s == 400).count();
+    let refused = statuses.iter().filter(|s| **s == 429).count();
     assert_eq!(
-        Browser::new(&app)
-            .sign_in(&org.email, "wrong", None)
-            .await
-            .status,
-        400
+        (checked, refused),
+        (5, 35),
+        "only the account's five slots reach the password check: {statuses:?}"
     );
 }
 

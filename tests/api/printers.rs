@@ -376,7 +376,7 @@ async fn a_dead_printer_fails_its_job_after_three_retries_and_never_the_booking(
         jobs[0]["error"]
             .as_str()
             .unwrap_or_default()
-            .contains("cannot connect"),
+            .contains("the printer refused the connection"),
         "{jobs:?}"
     );
     assert_eq!(shop.get(&id).await["status"], "processing");

@@ -6,7 +6,7 @@ use shipbase::{
     mcp::sessions::{self, Session},
     service::{
         Ctx,
-        login_throttle::{self, Key},
+        login_throttle::{self, Attempt},
     },
 };
 
@@ -52,14 +52,30 @@ async fn a_legacy_mcp_session_opened_by_one_process_goes_on_in_another() {
 }
 
 #[tokio::test]
-async fn failed_sign_ins_counted_by_one_process_throttle_in_another() {
+async fn sign_in_attempts_counted_by_one_process_throttle_in_another() {
     let (_dir, first, second, _db) = two_processes();
-    let keys = [Key::Account("victim@example.com".into())];
-    let now = first.clock.now();
-    for _ in 0..6 {
-        login_throttle::failed(&first, &keys, now).await.unwrap();
+    let address = Some(std::net::IpAddr::from([192, 0, 2, 7]));
+    let mut taken = Vec::new();
+    for _ in 0..5 {
+        match login_throttle::take(&first, "victim@example.com", address).await.unwrap() {
+            Attempt::Go(slots) => taken.push(slots),
+            Attempt::Wait(wait) => panic!("refused after {} attempts ({wait} s)", taken.len()),
+        }
     }
-    assert_eq!(login_throttle::wait(&second, &keys, now).unwrap(), Some(2));
-    login_throttle::succeeded(&second, &keys[0]).await.unwrap();
-    assert_eq!(login_throttle::wait(&first, &keys, now).unwrap(), None);
+    let refused = login_throttle::take(&second, "victim@example.com", address)
+        .await
+        .unwrap();
+    assert!(
+        matches!(refused, Attempt::Wait(wait) if (1..=60).contains(&wait)),
+        "{refused:?}"
+    );
+    login_throttle::give_back(&second, taken.pop().unwrap())
+        .await
+        .unwrap();
+    assert!(matches!(
+        login_throttle::take(&first, "victim@example.com", address)
+            .await
+            .unwrap(),
+        Attempt::Go(_)
+    ));
 }

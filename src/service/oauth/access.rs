@@ -61,23 +61,28 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
         return Err(Error::Unauthenticated);
     }
     let cid = claims.cid.clone();
-    let connection = ctx
+    let (connection, role) = ctx
         .db
         .point(|db| store::oauth::live_connection(db, &cid))?
-        .filter(|c| c.org_id == claims.org && c.user_id == claims.sub)
+        .filter(|(c, _)| c.org_id == claims.org && c.user_id == claims.sub)
         .ok_or(Error::Unauthenticated)?;
-    let scopes = ScopeSet::parse(&claims.scope).map_err(|_| Error::Unauthenticated)?;
+    // What the token says, within what its user's role allows now.
+    let scopes = ScopeSet::parse(&claims.scope)
+        .map_err(|_| Error::Unauthenticated)?
+        .intersect(&role.cap());
     let quota = ctx.rate.check(&connection.id)?;
     touch(ctx, &connection);
     Ok(Actor {
         principal: Principal::Connection {
-            connection_id: connection.id,
+            connection_id: connection.id.clone(),
             org_id: connection.org_id,
             user_id: connection.user_id.clone(),
         },
         scopes,
         user_id: Some(connection.user_id),
+        role: Some(role),
         staff: false,
+        via_connection: Some(connection.id),
         quota,
     })
 }

@@ -12,6 +12,7 @@ use crate::{
     error::{Error, Result},
     model::{
         oauth::CodeGrant,
+        role::Role,
         scope::{Access, Resource, Scope, ScopeSet},
         time,
     },
@@ -19,8 +20,10 @@ use crate::{
         Actor, Ctx,
         oauth::{self, clients},
     },
-    store::{self, users::Membership},
+    store,
 };
+
+pub use crate::store::users::Membership;
 
 /// How long the consent page may stay open before its form is refused.
 const REQUEST_MINUTES: i64 = 30;
@@ -36,8 +39,11 @@ pub struct Pending {
     pub state: Option<String>,
     pub code_challenge: String,
     pub resource: String,
-    /// What the page offers: the requested permissions, per resource.
+    /// What the client asked for: the requested permissions, per resource.
     pub offered: Vec<String>,
+    /// Where the client's details came from, for a client described by a metadata document.
+    #[serde(default)]
+    pub document_host: Option<String>,
     /// Set when sealed for a user's form.
     #[serde(default)]
     user_id: String,
@@ -63,16 +69,21 @@ impl Pending {
 /// Why a request does not reach the consent page.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Refusal {
+    /// The client is described by a metadata document, which is fetched only for a signed-in
+    /// user: sign in first.
+    SignInFirst,
     /// The client or its redirect URI cannot be trusted with a redirect: an error page.
     Page(String),
     /// Sent back to the client with `error` (and `state`, `iss`).
     Redirect(String),
 }
 
-/// Checks a `GET /oauth/authorize` query (RFC 6749 §4.1.1 with PKCE S256 and RFC 8707).
+/// Checks a `GET /oauth/authorize` query (RFC 6749 §4.1.1 with PKCE S256 and RFC 8707), for a
+/// user who is `signed_in` or not.
 pub async fn check(
     ctx: &Ctx,
     params: &BTreeMap<String, String>,
+    signed_in: bool,
 ) -> Result<std::result::Result<Pending, Refusal>> {
     let get = |name: &str| {
         params
@@ -83,10 +94,14 @@ pub async fn check(
     let Some(client_id) = get("client_id") else {
         return Ok(Err(Refusal::Page("the request names no client_id".into())));
     };
-    let client = match clients::resolve(ctx, client_id).await? {
-        Ok(client) => client,
+    let client = match clients::resolve(ctx, client_id, signed_in).await? {
+        Ok(Some(client)) => client,
+        Ok(None) => return Ok(Err(Refusal::SignInFirst)),
         Err(why) => return Ok(Err(Refusal::Page(why))),
     };
+    let document_host = clients::is_metadata_url(ctx, &client.id)
+        .then(|| Url::parse(&client.id).ok()?.host_str().map(str::to_string))
+        .flatten();
     let redirect_uri = match (get("redirect_uri"), client.redirect_uris.as_slice()) {
         (Some(uri), _) if clients::allows_redirect(&client, uri) => uri.to_string(),
         (Some(uri), _) => {
@@ -152,6 +167,7 @@ pub async fn check(
         code_challenge: challenge.to_string(),
         resource,
         offered: offered.iter().map(Scope::to_string).collect(),
+        document_host,
         user_id: String::new(),
         expires: 0,
     }))
@@ -184,6 +200,25 @@ fn offered_scopes(requested: Option<&str>) -> std::result::Result<Vec<Scope>, St
     offered.sort();
     offered.dedup();
     Ok(offered)
+}
+
+/// What the consent page offers the user: the permissions the client asked for that the user's
+/// role allows in at least one of `orgs` (DESIGN §19: a person hands on no more than their
+/// role holds).
+pub fn offerable(pending: &Pending, orgs: &[Membership]) -> Vec<String> {
+    let caps: Vec<ScopeSet> = orgs
+        .iter()
+        .filter_map(|m| Role::parse(&m.role))
+        .map(Role::cap)
+        .collect();
+    pending
+        .offered
+        .iter()
+        .filter(|scope| {
+            Scope::parse(scope).is_some_and(|scope| caps.iter().any(|cap| cap.grants(scope)))
+        })
+        .cloned()
+        .collect()
 }
 
 /// The organizations the signed-in user may connect an agent to: those where they are not
@@ -279,11 +314,23 @@ pub async fn decide(
         Ok(orgs) => orgs,
         Err(why) => return Ok(Err(why)),
     };
-    if !allowed.iter().any(|m| m.org_id == choice.org_id) {
+    let Some(membership) = allowed.iter().find(|m| m.org_id == choice.org_id) else {
         return Ok(Err("Choose one of your organizations.".into()));
-    }
+    };
     let scopes = ScopeSet::parse_all(choice.scopes.iter().map(String::as_str))
         .map_err(|_| Error::internal("an offered scope does not parse"))?;
+    let role = Role::parse(&membership.role).unwrap_or(Role::Member);
+    let beyond: Vec<Scope> = scopes.iter().filter(|s| !role.cap().grants(*s)).collect();
+    if !beyond.is_empty() {
+        let names: Vec<String> = beyond.iter().map(Scope::to_string).collect();
+        return Ok(Err(format!(
+            "As {} of {} you cannot grant {}. Untick {}, or choose another organization.",
+            article(role),
+            membership.org_name,
+            names.join(", "),
+            if names.len() == 1 { "it" } else { "them" }
+        )));
+    }
     let code = oauth::new_secret()?;
     let grant = CodeGrant {
         client_id: pending.client_id.clone(),
@@ -304,6 +351,14 @@ pub async fn decide(
     let mut params = vec![("code", code.as_str())];
     params.extend(state.map(|s| ("state", s)));
     Ok(Ok(redirect(ctx, &pending.redirect_uri, &params)))
+}
+
+fn article(role: Role) -> &'static str {
+    match role {
+        Role::Owner => "an owner",
+        Role::Admin => "an admin",
+        Role::Member => "a member",
+    }
 }
 
 /// The client's redirect URI with `error` (RFC 6749 §4.1.2.1), `state` and `iss`.

@@ -13,11 +13,10 @@ use crate::{
     store,
 };
 
-/// A metadata document larger than this is refused.
-const MAX_DOCUMENT_BYTES: usize = 64 * 1024;
 const MAX_REDIRECT_URIS: usize = 10;
+/// The longest redirect URI, `client_uri` and `client_name` a client may register.
 const MAX_URI_LEN: usize = 2000;
-const MAX_NAME_LEN: usize = 200;
+const MAX_NAME_LEN: usize = 2000;
 /// What the consent page calls a client that gave no name.
 const UNNAMED: &str = "An unnamed app";
 /// Schemes a redirect URI may never use (RFC 8252 §7.1 allows other private-use schemes).
@@ -33,7 +32,9 @@ const FORBIDDEN_SCHEMES: [&str; 9] = [
     "wss",
 ];
 
-/// RFC 7591 registration of a public client. Unknown metadata is ignored, as RFC 7591 asks.
+/// RFC 7591 registration of a public client. Unknown metadata is ignored, as RFC 7591 asks;
+/// what is kept is bounded (ten redirect URIs, 2,000 characters a field), and of the clients
+/// that never complete a sign-in only the newest `oauth.max_unused_clients` are kept.
 pub async fn register(ctx: &Ctx, body: &Value) -> std::result::Result<Value, OAuthError> {
     let metadata = body
         .as_object()
@@ -44,7 +45,7 @@ pub async fn register(ctx: &Ctx, body: &Value) -> std::result::Result<Value, OAu
         .filter(|uris| !uris.is_empty())
         .ok_or_else(|| invalid_redirect("redirect_uris must be a non-empty array of URIs"))?;
     if uris.len() > MAX_REDIRECT_URIS {
-        return Err(invalid_redirect(format!(
+        return Err(invalid_metadata(format!(
             "at most {MAX_REDIRECT_URIS} redirect_uris may be registered"
         )));
     }
@@ -54,6 +55,11 @@ pub async fn register(ctx: &Ctx, body: &Value) -> std::result::Result<Value, OAu
             let uri = uri
                 .as_str()
                 .ok_or_else(|| invalid_redirect("each redirect URI must be a string"))?;
+            if uri.chars().count() > MAX_URI_LEN {
+                return Err(invalid_metadata(format!(
+                    "each redirect URI must be at most {MAX_URI_LEN} characters"
+                )));
+            }
             check_redirect_uri(uri).map_err(invalid_redirect)?;
             Ok(uri.to_string())
         })
@@ -81,6 +87,14 @@ pub async fn register(ctx: &Ctx, body: &Value) -> std::result::Result<Value, OAu
         )));
     }
     let client_uri = optional_string(metadata, "client_uri")?;
+    if client_uri
+        .as_ref()
+        .is_some_and(|u| u.chars().count() > MAX_URI_LEN)
+    {
+        return Err(invalid_metadata(format!(
+            "client_uri must be at most {MAX_URI_LEN} characters"
+        )));
+    }
     if let Some(uri) = &client_uri
         && !Url::parse(uri).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
     {
@@ -95,8 +109,13 @@ pub async fn register(ctx: &Ctx, body: &Value) -> std::result::Result<Value, OAu
         created_at: crate::model::time::format(now),
     };
     let stored = client.clone();
+    let keep = u64::from(ctx.config.oauth.max_unused_clients);
     ctx.db
-        .write(move |tx| store::oauth::insert_client(tx, &stored))
+        .write(move |tx| {
+            store::oauth::insert_client(tx, &stored)?;
+            store::oauth::cap_unused_clients(tx, keep)?;
+            Ok(())
+        })
         .await?;
     let mut answer = json!({
         "client_id": client.id,
@@ -113,11 +132,19 @@ pub async fn register(ctx: &Ctx, body: &Value) -> std::result::Result<Value, OAu
     Ok(answer)
 }
 
-/// The client behind `client_id`: a registered one, or the one its metadata document describes.
-/// `Err` says why there is none, for the error page.
-pub async fn resolve(ctx: &Ctx, client_id: &str) -> Result<std::result::Result<Client, String>> {
+/// The client behind `client_id`: a registered one, or the one its metadata document describes
+/// (fetched only when `signed_in`: otherwise `Ok(None)`, and the user is asked to sign in
+/// first). `Err` says why there is none, for the error page.
+pub async fn resolve(
+    ctx: &Ctx,
+    client_id: &str,
+    signed_in: bool,
+) -> Result<std::result::Result<Option<Client>, String>> {
     if is_metadata_url(ctx, client_id) {
-        return Ok(from_document(ctx, client_id).await);
+        if !signed_in {
+            return Ok(Ok(None));
+        }
+        return Ok(super::documents::client(ctx, client_id).await.map(Some));
     }
     if !ids::is_valid(ids::OAUTH_CLIENT, client_id) {
         return Ok(Err(format!("{client_id:?} is not a client of this server")));
@@ -126,70 +153,19 @@ pub async fn resolve(ctx: &Ctx, client_id: &str) -> Result<std::result::Result<C
     Ok(ctx
         .db
         .point(|db| store::oauth::client(db, &id))?
+        .map(Some)
         .ok_or_else(|| "this app is not registered with this server (or no longer is)".into()))
 }
 
 /// Whether `client_id` names a Client ID Metadata Document: an https URL with a path (plain
 /// http on loopback too, when private targets are allowed, for local testing).
-fn is_metadata_url(ctx: &Ctx, client_id: &str) -> bool {
+pub fn is_metadata_url(ctx: &Ctx, client_id: &str) -> bool {
     Url::parse(client_id).is_ok_and(|url| {
         let secure = url.scheme() == "https"
             || (url.scheme() == "http"
                 && ctx.config.webhooks.allow_private_targets
                 && is_loopback(&url));
         secure && url.path() != "/" && url.fragment().is_none() && url.username().is_empty()
-    })
-}
-
-async fn from_document(ctx: &Ctx, url: &str) -> std::result::Result<Client, String> {
-    let bytes = ctx
-        .sender
-        .get_json(url, MAX_DOCUMENT_BYTES)
-        .await
-        .map_err(|e| format!("the app's metadata document at {url} cannot be read: {e}"))?;
-    let document: Value = serde_json::from_slice(&bytes)
-        .map_err(|_| format!("the app's metadata document at {url} is not JSON"))?;
-    if document.get("client_id").and_then(Value::as_str) != Some(url) {
-        return Err(format!(
-            "the app's metadata document at {url} names another client_id"
-        ));
-    }
-    let redirect_uris: Vec<String> = document
-        .get("redirect_uris")
-        .and_then(Value::as_array)
-        .map(|uris| {
-            uris.iter()
-                .filter_map(Value::as_str)
-                .filter(|uri| check_redirect_uri(uri).is_ok())
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    if redirect_uris.is_empty() {
-        return Err(format!(
-            "the app's metadata document at {url} lists no usable redirect_uris"
-        ));
-    }
-    let name = document
-        .get("client_name")
-        .and_then(Value::as_str)
-        .filter(|n| !n.trim().is_empty())
-        .map(|n| n.chars().take(MAX_NAME_LEN).collect())
-        .unwrap_or_else(|| {
-            Url::parse(url)
-                .ok()
-                .and_then(|u| u.host_str().map(str::to_string))
-                .unwrap_or_else(|| UNNAMED.into())
-        });
-    Ok(Client {
-        id: url.to_string(),
-        name,
-        redirect_uris,
-        client_uri: document
-            .get("client_uri")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        created_at: String::new(),
     })
 }
 
@@ -215,7 +191,7 @@ pub fn allows_redirect(client: &Client, requested: &str) -> bool {
 
 /// A redirect URI a client may register: absolute, no fragment; https, http on loopback only, or
 /// a private-use scheme of a native app.
-fn check_redirect_uri(uri: &str) -> std::result::Result<(), String> {
+pub(super) fn check_redirect_uri(uri: &str) -> std::result::Result<(), String> {
     if uri.len() > MAX_URI_LEN {
         return Err(format!(
             "redirect URIs must be at most {MAX_URI_LEN} characters"

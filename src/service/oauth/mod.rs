@@ -13,6 +13,7 @@ pub mod access;
 pub mod authorize;
 pub mod clients;
 pub mod connections;
+pub mod documents;
 pub mod keys;
 pub mod tokens;
 

@@ -116,6 +116,7 @@ async fn exchange_code(ctx: &Ctx, form: &Form) -> std::result::Result<Value, OAu
                 };
                 store::oauth::insert_connection(tx, &connection)?;
                 store::oauth::use_code(tx, &code_hash, &connection.id)?;
+                store::oauth::mark_client_used(tx, &connection.client_id, &now_text)?;
                 new_refresh(
                     tx,
                     &refresh_hash,
@@ -168,7 +169,7 @@ async fn refresh(ctx: &Ctx, form: &Form) -> std::result::Result<Value, OAuthErro
                         "the refresh token has expired",
                     )));
                 }
-                let Some(connection) = store::oauth::live_connection(tx, &old.connection_id)?
+                let Some((connection, _)) = store::oauth::live_connection(tx, &old.connection_id)?
                 else {
                     return Ok(Err(OAuthError::invalid_grant("the connection has ended")));
                 };

@@ -48,15 +48,16 @@ pub async fn create_shipment(
     order_id: &str,
     input: Input<OrderShipment>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, &ops::CREATE_ORDER_SHIPMENT)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_ORDER_SHIPMENT)?;
     let request = input.get()?;
     let (org_id, order_id, now) = (org_id.to_string(), order_id.to_string(), ctx.now());
-    ctx.commit(ops::CREATE_ORDER_SHIPMENT.status(), move |tx| {
+    let id = crate::model::ids::new(crate::model::ids::SHIPMENT);
+    ctx.commit(grant.on(&id), move |tx| {
         let order = crate::store::orders::get(tx, &org_id, &order_id)?.ok_or(Error::NotFound)?;
         // create_in checks the order is still open (409 once cancelled).
         let new = shipment_for(&order, request)?;
         new.validate()?;
-        let shipment = shipments::create_in(tx, &org_id, new, now)?;
+        let shipment = shipments::create_in(tx, &org_id, id, new, now)?;
         Ok(ShipmentView {
             shipment,
             documents: Vec::new(),

@@ -106,7 +106,7 @@ pub async fn create(
     org_id: &str,
     input: Input<NewOrder>,
 ) -> Result<OrderView> {
-    actor.authorize(org_id, &ops::CREATE_ORDER)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_ORDER)?;
     let new = input.get()?;
     let body = new.body();
     let mut errors = Violations::new();
@@ -116,8 +116,8 @@ pub async fn create(
     }
     body.validate(&mut errors);
     errors.finish()?;
-    let (org_id, now) = (org_id.to_string(), ctx.now());
-    ctx.commit(ops::CREATE_ORDER.status(), move |tx| {
+    let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::ORDER));
+    ctx.commit(grant.on(&id), move |tx| {
         let channel =
             store::order_channels::get(tx, &org_id, &new.order_channel_id)?.ok_or_else(|| {
                 Error::invalid(
@@ -156,7 +156,7 @@ pub async fn create(
             )));
         }
         let order = Order {
-            id: ids::new(ids::ORDER),
+            id,
             org_id: org_id.clone(),
             order_channel_id: channel.id.clone(),
             order_number: new.order_number,
@@ -208,10 +208,9 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Ord
 
 /// Deletes an order that has no shipments (SPEC §3; 409 otherwise).
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::DELETE_ORDER)?;
+    let grant = actor.authorize(org_id, &ops::DELETE_ORDER)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             require(tx, &org_id, &id)?;
             if store::orders::has_shipments(tx, &org_id, &id)? {
                 return Err(Error::Conflict(
@@ -225,9 +224,9 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 
 /// Cancels an order and those of its shipments that have not left (409 once fulfilled).
 pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderView> {
-    actor.authorize(org_id, &ops::CANCEL_ORDER)?;
+    let grant = actor.authorize(org_id, &ops::CANCEL_ORDER)?.on(id);
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.commit(ops::CANCEL_ORDER.status(), move |tx| {
+    ctx.commit(grant, move |tx| {
         let before = require(tx, &org_id, &id)?;
         if !before.can_be_cancelled() {
             return Err(Error::InvalidState(format!(

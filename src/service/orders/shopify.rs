@@ -49,7 +49,10 @@ pub async fn receive(ctx: &Ctx, delivery: Delivery) -> Result<Outcome> {
         .await?
         .filter(|c| c.kind == "shopify")
         .ok_or(Error::NotFound)?;
-    let secret = channel.webhook_secret.clone().unwrap_or_default();
+    let secret = match &channel.webhook_secret {
+        Some(sealed) => ctx.vault.open_sealed(sealed)?,
+        None => String::new(),
+    };
     if !signature_is_valid(&secret, &delivery.body, delivery.hmac.as_deref()) {
         return Err(Error::Unauthenticated);
     }

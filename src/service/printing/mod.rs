@@ -136,7 +136,7 @@ async fn attempt(ctx: &Ctx, job: Due) -> Option<Duration> {
         &job.format,
         &job.title,
         job.content,
-        ctx.config.printers.allow_loopback,
+        &crate::service::printers::networks(ctx),
     )
     .await;
     let attempts = job.attempts + 1;

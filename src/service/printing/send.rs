@@ -1,7 +1,8 @@
 //! Sending one document to a printer: raw TCP (the bytes as they are, as port 9100 printers
 //! take them) or IPP Print-Job over HTTP (the `ipp` crate encodes the request and parses the
 //! answer). The printer's host is resolved here and every address it resolves to is checked
-//! (`printer::reachable`) before anything is sent.
+//! (`printer::Networks`) before anything is sent. What fails is said in words (refused, timed
+//! out, busy), never as the socket's own error text.
 
 use std::{net::SocketAddr, time::Duration};
 
@@ -13,7 +14,7 @@ use ipp::{
 };
 use tokio::{io::AsyncWriteExt, net::TcpStream};
 
-use crate::model::printer::{Endpoint, Printer, reachable};
+use crate::model::printer::{Endpoint, Networks, Printer};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The whole send: a printer takes its time to accept a large job.
@@ -46,7 +47,7 @@ pub async fn send(
     format: &str,
     title: &str,
     content: Vec<u8>,
-    allow_loopback: bool,
+    networks: &Networks,
 ) -> Result<(), Failure> {
     if format != printer.fields.format {
         return Err(fatal(format!(
@@ -59,7 +60,7 @@ pub async fn send(
         Endpoint::Raw { port, .. } => *port,
         Endpoint::Ipp { url } => url.port_or_known_default().unwrap_or(631),
     };
-    let addr = resolve(endpoint.host(), port, allow_loopback).await?;
+    let addr = resolve(endpoint.host(), port, networks).await?;
     let sent = tokio::time::timeout(SEND_TIMEOUT, async {
         match &endpoint {
             Endpoint::Raw { .. } => raw(addr, &content).await,
@@ -71,36 +72,63 @@ pub async fn send(
 }
 
 /// The printer's first address, when every address the host resolves to may be printed on.
-async fn resolve(host: &str, port: u16, allow_loopback: bool) -> Result<SocketAddr, Failure> {
-    let found: Vec<SocketAddr> = tokio::net::lookup_host((host, port))
+async fn resolve(host: &str, port: u16, networks: &Networks) -> Result<SocketAddr, Failure> {
+    let found = crate::events::dns::lookup(host)
         .await
-        .map_err(|e| transient(format!("cannot resolve {host}: {e}")))?
-        .collect();
-    let first = *found
-        .first()
-        .ok_or_else(|| transient(format!("{host} has no address")))?;
-    if let Some(refused) = found.iter().find(|a| !reachable(a.ip(), allow_loopback)) {
+        .map_err(|_| transient(format!("the printer's host {host} does not resolve")))?;
+    if let Some(why) = found.iter().find_map(|ip| networks.refusal(*ip)) {
         return Err(fatal(format!(
-            "{host} resolves to {}, where printers are not allowed (loopback needs printers.allow_loopback)",
-            refused.ip()
+            "the printer's host {host} leads to {why}, where printers are not allowed"
         )));
     }
-    Ok(first)
+    let first = *found
+        .first()
+        .ok_or_else(|| transient(format!("the printer's host {host} does not resolve")))?;
+    Ok(SocketAddr::new(first, port))
+}
+
+/// A socket error in words.
+fn io_failure(doing: &str, err: &std::io::Error) -> Failure {
+    use std::io::ErrorKind;
+    let what = match err.kind() {
+        ErrorKind::ConnectionRefused => "the printer refused the connection",
+        ErrorKind::TimedOut => "the printer did not answer in time",
+        ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted | ErrorKind::BrokenPipe => {
+            "the printer closed the connection"
+        }
+        ErrorKind::HostUnreachable | ErrorKind::NetworkUnreachable => {
+            "the printer's network cannot be reached"
+        }
+        _ => "the connection to the printer failed",
+    };
+    transient(format!("{what} ({doing})"))
+}
+
+/// An HTTP client error of an IPP request in words.
+fn http_failure(doing: &str, err: &reqwest::Error) -> Failure {
+    let what = if err.is_timeout() {
+        "the printer did not answer in time"
+    } else if err.is_connect() {
+        "the printer could not be connected to"
+    } else {
+        "the connection to the printer failed"
+    };
+    transient(format!("{what} ({doing})"))
 }
 
 async fn raw(addr: SocketAddr, content: &[u8]) -> Result<(), Failure> {
     let mut stream = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(addr))
         .await
-        .map_err(|_| transient(format!("no answer from {addr} within 5 s")))?
-        .map_err(|e| transient(format!("cannot connect to {addr}: {e}")))?;
+        .map_err(|_| transient("the printer did not answer within 5 s (connecting)"))?
+        .map_err(|e| io_failure("connecting", &e))?;
     stream
         .write_all(content)
         .await
-        .map_err(|e| transient(format!("sending to {addr} failed: {e}")))?;
+        .map_err(|e| io_failure("sending the job", &e))?;
     stream
         .shutdown()
         .await
-        .map_err(|e| transient(format!("closing the job at {addr} failed: {e}")))
+        .map_err(|e| io_failure("finishing the job", &e))
 }
 
 async fn ipp(
@@ -138,18 +166,18 @@ async fn ipp(
         .body(body)
         .send()
         .await
-        .map_err(|e| transient(format!("the IPP request to {url} failed: {e}")))?;
+        .map_err(|e| http_failure("sending the job", &e))?;
     let status = response.status();
     let bytes = response
         .bytes()
         .await
-        .map_err(|e| transient(format!("reading the IPP answer failed: {e}")))?;
+        .map_err(|e| http_failure("reading the answer", &e))?;
     if !status.is_success() {
         return Err(transient(format!("the printer answered HTTP {status}")));
     }
     let answer = IppParser::new(std::io::Cursor::new(bytes.to_vec()))
         .parse()
-        .map_err(|e| transient(format!("the printer's IPP answer is not valid: {e}")))?;
+        .map_err(|_| transient("the printer's answer is not valid IPP"))?;
     let code = answer.header().status_code();
     if code.is_success() {
         Ok(())
@@ -160,10 +188,11 @@ async fn ipp(
             | StatusCode::ServerErrorTemporaryError
             | StatusCode::ServerErrorNotAcceptingJobs
     ) {
-        Err(transient(format!(
-            "the printer refused the job for now: {code:?}"
-        )))
+        Err(transient("the printer is busy or not accepting jobs for now"))
     } else {
-        Err(fatal(format!("the printer refused the job: {code:?}")))
+        Err(fatal(format!(
+            "the printer refused the job (IPP status {})",
+            code as u16
+        )))
     }
 }

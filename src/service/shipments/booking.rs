@@ -43,7 +43,7 @@ pub async fn book(
     id: &str,
     input: Input<BookRequest>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, &ops::BOOK_SHIPMENT)?;
+    let grant = actor.authorize(org_id, &ops::BOOK_SHIPMENT)?.on(id);
     let asked = match input.get()?.documents {
         Some(documents) => Some(paperwork::asked(&documents)?),
         None => None,
@@ -72,7 +72,7 @@ pub async fn book(
     let booked = prepare(ctx, shipment, carrier, now.clone(), extra).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     let view = ctx
-        .commit(ops::BOOK_SHIPMENT.status(), move |tx| {
+        .commit(grant, move |tx| {
             let before = require(tx, &org_id, &id)?;
             if before.status != ShipmentStatus::Pending {
                 return Err(not_bookable(before.status));

@@ -44,11 +44,10 @@ pub async fn update(
     id: &str,
     input: Input<MergePatch<ShipmentPatch>>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, &ops::UPDATE_SHIPMENT)?;
+    let grant = actor.authorize(org_id, &ops::UPDATE_SHIPMENT)?.on(id);
     let patch = input.get().map_err(explain_status)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             let before = require(tx, &org_id, &id)?;
             if !before.status.is_unbooked() {
                 return Err(Error::InvalidState(format!(

@@ -191,12 +191,12 @@ pub async fn create(
     org_id: &str,
     input: Input<NewShipment>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, &ops::CREATE_SHIPMENT)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_SHIPMENT)?;
     let new = input.get()?;
     new.validate()?;
-    let (org_id, now) = (org_id.to_string(), ctx.now());
-    ctx.commit(ops::CREATE_SHIPMENT.status(), move |tx| {
-        let shipment = create_in(tx, &org_id, new, now)?;
+    let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::SHIPMENT));
+    ctx.commit(grant.on(&id), move |tx| {
+        let shipment = create_in(tx, &org_id, id, new, now)?;
         Ok(ShipmentView {
             shipment,
             documents: Vec::new(),
@@ -206,15 +206,21 @@ pub async fn create(
     .await
 }
 
-/// Creates a validated shipment inside the caller's transaction, checking its references.
-pub(crate) fn create_in(tx: &Tx, org_id: &str, new: NewShipment, now: String) -> Result<Shipment> {
+/// Creates a validated shipment `id` inside the caller's transaction, checking its references.
+pub(crate) fn create_in(
+    tx: &Tx,
+    org_id: &str,
+    id: String,
+    new: NewShipment,
+    now: String,
+) -> Result<Shipment> {
     let address = sender_addresses::require(tx, org_id, &new.sender_address_id, "senderAddressId")?;
     let carrier_id = &new.carrier_settings.carrier_id;
     carriers::require(tx, org_id, carrier_id, "carrierSettings.carrierId")?;
     if let Some(order_id) = &new.order_id {
         open_order(tx, org_id, order_id)?;
     }
-    let shipment = build(new, org_id, &address, now);
+    let shipment = build(id, new, org_id, &address, now);
     save(tx, &shipment, Change::Created, &[])?;
     Ok(shipment)
 }
@@ -228,7 +234,7 @@ pub(crate) fn seed_in(
     at: String,
     status: ShipmentStatus,
 ) -> Result<()> {
-    let mut shipment = build(new, &address.org_id, address, at);
+    let mut shipment = build(ids::new(ids::SHIPMENT), new, &address.org_id, address, at);
     shipment.status = status;
     save(tx, &shipment, Change::Created, &[])
 }
@@ -269,10 +275,16 @@ pub(crate) fn fill_defaults(new: &mut NewShipment, address: &SenderAddress) {
 }
 
 /// Applies the defaults of DESIGN §7: ids, sender party, status, term of trade.
-fn build(mut new: NewShipment, org_id: &str, address: &SenderAddress, now: String) -> Shipment {
+fn build(
+    id: String,
+    mut new: NewShipment,
+    org_id: &str,
+    address: &SenderAddress,
+    now: String,
+) -> Shipment {
     fill_defaults(&mut new, address);
     Shipment {
-        id: ids::new(ids::SHIPMENT),
+        id,
         org_id: org_id.to_string(),
         reference: new.reference,
         sender_address_id: new.sender_address_id,

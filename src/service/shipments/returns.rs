@@ -26,7 +26,7 @@ pub async fn create_return(
     org_id: &str,
     id: &str,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, &ops::CREATE_RETURN_SHIPMENT)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_RETURN_SHIPMENT)?;
     let now = ctx.now();
     let (org, sid, at) = (org_id.to_string(), id.to_string(), now.clone());
     let (original, ret, carrier) = ctx.db.point(|db| {
@@ -39,7 +39,7 @@ pub async fn create_return(
     })?;
     let booked = prepare(ctx, ret.clone(), carrier, now.clone(), Extra::default()).await?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.commit(ops::CREATE_RETURN_SHIPMENT.status(), move |tx| {
+    ctx.commit(grant.on(&ret.id), move |tx| {
         let current = require(tx, &org_id, &id)?;
         check_returnable(&current)?;
         if current.updated_at != original.updated_at {

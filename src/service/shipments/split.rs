@@ -18,6 +18,7 @@ use crate::{
         validate::Violations,
     },
     service::{
+        audit::Grant,
         Actor, Ctx, Input, carriers, operations as ops,
         shipments::{Change, require, save, view_of},
     },
@@ -114,7 +115,7 @@ pub async fn split(
     parcel_id: &str,
     input: Input<Split>,
 ) -> Result<SplitOne> {
-    actor.authorize(org_id, &ops::SPLIT_PARCEL)?;
+    let grant = actor.authorize(org_id, &ops::SPLIT_PARCEL)?.on(id);
     let request = input.get()?;
     let settings = SettingsOverride {
         carrier_id: request.carrier_id,
@@ -139,7 +140,7 @@ pub async fn split(
     };
     run(
         ctx,
-        ops::SPLIT_PARCEL.status(),
+        grant,
         org_id,
         id,
         parcel_id,
@@ -166,7 +167,7 @@ pub async fn batch_split(
     parcel_id: &str,
     input: Input<BatchSplit>,
 ) -> Result<SplitOutcome> {
-    actor.authorize(org_id, &ops::BATCH_SPLIT_PARCEL)?;
+    let grant = actor.authorize(org_id, &ops::BATCH_SPLIT_PARCEL)?.on(id);
     let request = input.get()?;
     if request.shipments.is_empty() {
         return Err(Error::invalid("shipments", "must contain at least 1 item"));
@@ -206,7 +207,7 @@ pub async fn batch_split(
     };
     run(
         ctx,
-        ops::BATCH_SPLIT_PARCEL.status(),
+        grant,
         org_id,
         id,
         parcel_id,
@@ -242,7 +243,7 @@ fn check_common(
 /// Runs a split as the operation's one write; `answer` makes the operation's answer of it.
 async fn run<T: ToJSON + Send + 'static>(
     ctx: &Ctx,
-    status: u16,
+    grant: Grant,
     org_id: &str,
     id: &str,
     parcel_id: &str,
@@ -255,7 +256,7 @@ async fn run<T: ToJSON + Send + 'static>(
         parcel_id.to_string(),
         ctx.now(),
     );
-    ctx.commit(status, move |tx| {
+    ctx.commit(grant, move |tx| {
         answer(split_in(tx, &org_id, &id, &parcel_id, job, &now)?)
     })
     .await

@@ -35,10 +35,10 @@ pub async fn set_status(
     id: &str,
     input: Input<StatusChange>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, &ops::SET_SHIPMENT_STATUS)?;
+    let grant = actor.authorize(org_id, &ops::SET_SHIPMENT_STATUS)?.on(id);
     let target = input.get()?.status;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.commit(ops::SET_SHIPMENT_STATUS.status(), move |tx| {
+    ctx.commit(grant, move |tx| {
         let before = require(tx, &org_id, &id)?;
         if !before.status.can_move(target) {
             return Err(Error::InvalidState(format!(
@@ -57,10 +57,9 @@ pub async fn set_status(
 
 /// Removes a draft or pending shipment (409 otherwise).
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::DELETE_SHIPMENT)?;
+    let grant = actor.authorize(org_id, &ops::DELETE_SHIPMENT)?.on(id);
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             let mut shipment = require(tx, &org_id, &id)?;
             if !matches!(
                 shipment.status,
@@ -86,10 +85,10 @@ pub async fn apply_shipping_rule(
     id: &str,
     input: Input<ApplyRule>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, &ops::APPLY_SHIPPING_RULE)?;
+    let grant = actor.authorize(org_id, &ops::APPLY_SHIPPING_RULE)?.on(id);
     let rule_id = input.get()?.shipping_rule_id;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.commit(ops::APPLY_SHIPPING_RULE.status(), move |tx| {
+    ctx.commit(grant, move |tx| {
         let before = require(tx, &org_id, &id)?;
         let rule = store::shipping_rules::get_rule(tx, &org_id, &rule_id)?.ok_or_else(|| {
             Error::invalid(

@@ -35,7 +35,7 @@ pub async fn add_tracking_event(
     id: &str,
     input: Input<NewTrackingEvent>,
 ) -> Result<ShipmentView> {
-    actor.authorize(org_id, &ops::ADD_TRACKING_EVENT)?;
+    let grant = actor.authorize(org_id, &ops::ADD_TRACKING_EVENT)?.on(id);
     let new = input.get()?;
     let mut errors = Violations::new();
     let occurred_at = match &new.occurred_at {
@@ -56,7 +56,7 @@ pub async fn add_tracking_event(
         occurred_at,
     };
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
-    ctx.commit(ops::ADD_TRACKING_EVENT.status(), move |tx| {
+    ctx.commit(grant, move |tx| {
         let before = require(tx, &org_id, &id)?;
         let mut shipment = before.clone();
         let tracking = shipment.body.tracking.get_or_insert_with(Tracking::default);

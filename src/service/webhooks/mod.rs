@@ -11,7 +11,7 @@ use crate::{
         validate::Violations,
         webhook::{DeliveryAttempt, DeliveryPage, NewWebhook, Webhook, WebhookPage, WebhookPatch},
     },
-    service::{Actor, Ctx, Input, PageParams, operations as ops, page_query},
+    service::{Actor, Ctx, Input, PageParams, audit::Grant, operations as ops, page_query},
     store::{self, Reader},
 };
 
@@ -27,7 +27,7 @@ pub async fn create(
     org_id: &str,
     input: Input<NewWebhook>,
 ) -> Result<Webhook> {
-    actor.authorize(org_id, &ops::CREATE_WEBHOOK)?;
+    let grant = actor.authorize(org_id, &ops::CREATE_WEBHOOK)?;
     let fields = input.get()?;
     let fields = checked(ctx, fields).await?;
     let now = ctx.now();
@@ -45,7 +45,7 @@ pub async fn create(
         updated_at: now,
     };
     let sealed = seal(ctx, &webhook)?;
-    ctx.commit(ops::CREATE_WEBHOOK.status(), move |tx| {
+    ctx.commit(grant.on(&webhook.id), move |tx| {
         store::webhooks::save(tx, &sealed)?;
         Ok(webhook)
     })
@@ -78,9 +78,9 @@ pub async fn update(
     id: &str,
     input: Input<NewWebhook>,
 ) -> Result<Webhook> {
-    actor.authorize(org_id, &ops::UPDATE_WEBHOOK)?;
+    let grant = actor.authorize(org_id, &ops::UPDATE_WEBHOOK)?.on(id);
     let fields = checked(ctx, input.get()?).await?;
-    change(ctx, org_id, id, move |_| Ok(fields)).await
+    change(ctx, grant, org_id, id, move |_| Ok(fields)).await
 }
 
 /// Changes the fields given (PATCH).
@@ -91,13 +91,13 @@ pub async fn patch(
     id: &str,
     input: Input<WebhookPatch>,
 ) -> Result<Webhook> {
-    actor.authorize(org_id, &ops::PATCH_WEBHOOK)?;
+    let grant = actor.authorize(org_id, &ops::PATCH_WEBHOOK)?.on(id);
     let patch = input.get()?;
     // The URL is checked before the write (its host may need a lookup); the rest inside it.
     if let Some(url) = &patch.url {
         check_url(ctx, url).await?;
     }
-    change(ctx, org_id, id, move |current| {
+    change(ctx, grant, org_id, id, move |current| {
         let fields = current.fields().patched(patch);
         let mut errors = Violations::new();
         fields.validate(&mut errors);
@@ -110,14 +110,14 @@ pub async fn patch(
 /// Writes the fields `make` derives from the current webhook.
 async fn change(
     ctx: &Ctx,
+    grant: Grant,
     org_id: &str,
     id: &str,
     make: impl FnOnce(&Webhook) -> Result<NewWebhook> + Send + 'static,
 ) -> Result<Webhook> {
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     let stored = ctx
-        .db
-        .write(move |tx| {
+        .write(grant, move |tx| {
             let mut webhook = require(tx, &org_id, &id)?;
             let fields = make(&webhook)?;
             webhook.name = fields.name;
@@ -133,10 +133,9 @@ async fn change(
 }
 
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
-    actor.authorize(org_id, &ops::DELETE_WEBHOOK)?;
+    let grant = actor.authorize(org_id, &ops::DELETE_WEBHOOK)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
-    ctx.db
-        .write(move |tx| {
+    ctx.write(grant, move |tx| {
             require(tx, &org_id, &id)?;
             store::webhooks::delete(tx, &org_id, &id)
         })
@@ -146,7 +145,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 /// A new secret; the previous one keeps signing beside it for 24 hours, so that receivers can
 /// switch without losing a delivery.
 pub async fn rotate_secret(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Webhook> {
-    actor.authorize(org_id, &ops::ROTATE_WEBHOOK_SECRET)?;
+    let grant = actor.authorize(org_id, &ops::ROTATE_WEBHOOK_SECRET)?.on(id);
     let current = get_revealed(ctx, org_id, id).await?;
     let now = ctx.clock.now();
     let rotated = Webhook {
@@ -159,7 +158,7 @@ pub async fn rotate_secret(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> 
         ..current
     };
     let sealed = seal(ctx, &rotated)?;
-    ctx.commit(ops::ROTATE_WEBHOOK_SECRET.status(), move |tx| {
+    ctx.commit(grant, move |tx| {
         require(tx, &sealed.org_id, &sealed.id)?;
         store::webhooks::save(tx, &sealed)?;
         Ok(rotated)
@@ -169,7 +168,7 @@ pub async fn rotate_secret(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> 
 
 /// Sends a signed `webhook.test` event now (inactive webhooks too) and records the attempt.
 pub async fn test(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<DeliveryAttempt> {
-    actor.authorize(org_id, &ops::TEST_WEBHOOK)?;
+    let grant = actor.authorize(org_id, &ops::TEST_WEBHOOK)?.on(id);
     let webhook = get_revealed(ctx, org_id, id).await?;
     let (event_id, at) = (ids::new(ids::EVENT), ctx.now());
     let data = serde_json::json!({
@@ -186,7 +185,7 @@ pub async fn test(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<De
     let outcome = delivery::send(ctx, &webhook, &message).await;
     let attempt = delivery::attempt(&webhook.id, &message, 1, &outcome, ctx.now());
     let org_id = org_id.to_string();
-    ctx.commit(ops::TEST_WEBHOOK.status(), move |tx| {
+    ctx.commit(grant, move |tx| {
         store::deliveries::record_attempt(tx, &org_id, &attempt)?;
         Ok(attempt)
     })

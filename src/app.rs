@@ -111,7 +111,11 @@ struct Edge {
     proxies: Proxies,
 }
 
-async fn handle<E: Endpoint>(ep: Arc<E>, mut req: Request, edge: Arc<Edge>) -> poem::Result<Response> {
+async fn handle<E: Endpoint>(
+    ep: Arc<E>,
+    mut req: Request,
+    edge: Arc<Edge>,
+) -> poem::Result<Response> {
     let started = Instant::now();
     let request_id = ulid::Ulid::new().to_string();
     let method = req.method().clone();

@@ -25,7 +25,11 @@ pub struct MembersApi;
 
 #[OpenApi(tag = "ApiTags::Members")]
 impl MembersApi {
-    #[oai(path = "/orgs/:orgId/members", method = "get", operation_id = "list_members")]
+    #[oai(
+        path = "/orgs/:orgId/members",
+        method = "get",
+        operation_id = "list_members"
+    )]
     async fn list(
         &self,
         ctx: Data<&Ctx>,
@@ -40,7 +44,11 @@ impl MembersApi {
         Ok(Json(members::list(&ctx, &auth.0, &org_id, page).await?))
     }
 
-    #[oai(path = "/orgs/:orgId/members", method = "post", operation_id = "add_member")]
+    #[oai(
+        path = "/orgs/:orgId/members",
+        method = "post",
+        operation_id = "add_member"
+    )]
     async fn add(
         &self,
         ctx: Data<&Ctx>,
@@ -87,7 +95,11 @@ impl MembersApi {
         Ok(Message::new("member removed"))
     }
 
-    #[oai(path = "/orgs/:orgId/audit", method = "get", operation_id = "list_audit_log")]
+    #[oai(
+        path = "/orgs/:orgId/audit",
+        method = "get",
+        operation_id = "list_audit_log"
+    )]
     async fn audit(
         &self,
         ctx: Data<&Ctx>,

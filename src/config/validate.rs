@@ -97,8 +97,7 @@ impl Config {
         if self.oauth.max_unused_clients == 0 {
             return Err("oauth.max_unused_clients: must be at least 1".into());
         }
-        if self.login.failures_per_minute == 0 || self.login.failures_per_address_per_minute == 0
-        {
+        if self.login.failures_per_minute == 0 || self.login.failures_per_address_per_minute == 0 {
             return Err(
                 "login: failures_per_minute and failures_per_address_per_minute must be at least 1"
                     .into(),
@@ -109,7 +108,10 @@ impl Config {
             ("header_timeout_seconds", limits.header_timeout_seconds),
             ("idle_timeout_seconds", limits.idle_timeout_seconds),
             ("max_connections", u64::from(limits.max_connections)),
-            ("max_connections_per_ip", u64::from(limits.max_connections_per_ip)),
+            (
+                "max_connections_per_ip",
+                u64::from(limits.max_connections_per_ip),
+            ),
         ] {
             if value == 0 {
                 return Err(format!("limits.{key}: must be at least 1"));

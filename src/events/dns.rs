@@ -72,8 +72,10 @@ impl reqwest::dns::Resolve for Resolver {
     fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
         Box::pin(async move {
             let addresses = lookup(name.as_str()).await?;
-            Ok(Box::new(addresses.into_iter().map(|ip| SocketAddr::new(ip, 0)))
-                as reqwest::dns::Addrs)
+            Ok(
+                Box::new(addresses.into_iter().map(|ip| SocketAddr::new(ip, 0)))
+                    as reqwest::dns::Addrs,
+            )
         })
     }
 }

@@ -168,7 +168,10 @@ fn max_age(cache_control: &str) -> Option<Duration> {
         .split(',')
         .map(|d| d.trim().to_ascii_lowercase())
         .collect();
-    if directives.iter().any(|d| d == "no-store" || d == "no-cache") {
+    if directives
+        .iter()
+        .any(|d| d == "no-store" || d == "no-cache")
+    {
         return None;
     }
     directives
@@ -206,7 +209,10 @@ mod tests {
 
     #[test]
     fn cache_control_says_how_long_to_keep_a_document() {
-        assert_eq!(max_age("public, max-age=300"), Some(Duration::from_secs(300)));
+        assert_eq!(
+            max_age("public, max-age=300"),
+            Some(Duration::from_secs(300))
+        );
         assert_eq!(max_age("max-age=60, no-store"), None);
         assert_eq!(max_age("no-cache"), None);
         assert_eq!(max_age("public"), None);

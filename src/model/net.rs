@@ -21,9 +21,18 @@ mod tests {
 
     #[test]
     fn addresses_and_blocks() {
-        assert_eq!(parse("10.0.0.1").map(|n| n.to_string()), Ok("10.0.0.1/32".into()));
-        assert_eq!(parse(" 10.1.2.3/8 ").map(|n| n.to_string()), Ok("10.0.0.0/8".into()));
-        assert_eq!(parse("fd00::/8").map(|n| n.to_string()), Ok("fd00::/8".into()));
+        assert_eq!(
+            parse("10.0.0.1").map(|n| n.to_string()),
+            Ok("10.0.0.1/32".into())
+        );
+        assert_eq!(
+            parse(" 10.1.2.3/8 ").map(|n| n.to_string()),
+            Ok("10.0.0.0/8".into())
+        );
+        assert_eq!(
+            parse("fd00::/8").map(|n| n.to_string()),
+            Ok("fd00::/8".into())
+        );
         assert!(parse("10.0.0.0/33").is_err());
         assert!(parse("printer.local").is_err());
     }

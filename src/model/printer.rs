@@ -313,7 +313,10 @@ mod tests {
         ] {
             assert!(!reachable(metadata, true), "{metadata}");
         }
-        assert!(reachable("100.100.100.201", false), "a neighbour of one is fine");
+        assert!(
+            reachable("100.100.100.201", false),
+            "a neighbour of one is fine"
+        );
     }
 
     #[test]
@@ -328,6 +331,10 @@ mod tests {
             networks.refusal(ip("192.168.11.20")),
             Some("outside the networks printers.allowed_networks names")
         );
-        assert_eq!(networks.refusal(ip("127.0.0.1")), None, "loopback as configured");
+        assert_eq!(
+            networks.refusal(ip("127.0.0.1")),
+            None,
+            "loopback as configured"
+        );
     }
 }

@@ -221,7 +221,8 @@ impl ScopeSet {
             return other.clone();
         }
         let both = |scope: Scope| self.grants(scope) && other.grants(scope);
-        let every = |access: fn(Resource) -> Scope| Resource::ALL.into_iter().all(|r| both(access(r)));
+        let every =
+            |access: fn(Resource) -> Scope| Resource::ALL.into_iter().all(|r| both(access(r)));
         let (write_all, read_all) = (every(Scope::write), every(Scope::read));
         let mut scopes = Vec::new();
         if write_all {
@@ -439,7 +440,8 @@ mod tests {
             set("read:all write:all")
         );
         assert_eq!(
-            set("read:all write:shipments").intersect(&set("write:shipments write:orders read:orgs")),
+            set("read:all write:shipments")
+                .intersect(&set("write:shipments write:orders read:orgs")),
             set("write:shipments read:orders read:orgs")
         );
         assert_eq!(

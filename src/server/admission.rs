@@ -112,12 +112,18 @@ mod tests {
         let a1 = admission.admit(ip("192.0.2.1"));
         let a2 = admission.admit(ip("192.0.2.1"));
         assert!(a1.is_some() && a2.is_some());
-        assert!(admission.admit(ip("192.0.2.1")).is_none(), "third from one address");
+        assert!(
+            admission.admit(ip("192.0.2.1")).is_none(),
+            "third from one address"
+        );
         assert!(
             admission.admit(ip("::ffff:192.0.2.1")).is_none(),
             "the same address in IPv6 form"
         );
-        assert!(admission.admit(ip("192.0.2.2")).is_some(), "another address");
+        assert!(
+            admission.admit(ip("192.0.2.2")).is_some(),
+            "another address"
+        );
         drop(a1);
         assert!(admission.admit(ip("192.0.2.1")).is_some());
         drop(a2);
@@ -130,8 +136,15 @@ mod tests {
         let held: Vec<_> = (0..3)
             .filter_map(|_| admission.admit(ip("10.1.2.3")))
             .collect();
-        assert_eq!(held.len(), 3, "a trusted proxy is not held to the per-address cap");
-        assert!(admission.admit(ip("192.0.2.9")).is_none(), "the total is reached");
+        assert_eq!(
+            held.len(),
+            3,
+            "a trusted proxy is not held to the per-address cap"
+        );
+        assert!(
+            admission.admit(ip("192.0.2.9")).is_none(),
+            "the total is reached"
+        );
         drop(held);
         assert!(admission.admit(ip("192.0.2.9")).is_some());
     }

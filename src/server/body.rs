@@ -83,7 +83,11 @@ struct Limited {
 }
 
 impl Limited {
-    fn fail(&mut self, state: u8, message: &'static str) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
+    fn fail(
+        &mut self,
+        state: u8,
+        message: &'static str,
+    ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
         self.failed = true;
         self.timer = None;
         self.state.store(state, Ordering::Release);

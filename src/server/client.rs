@@ -75,7 +75,9 @@ mod tests {
         for value in forwarded {
             map.append(
                 "x-forwarded-for",
-                value.parse().unwrap_or(poem::http::HeaderValue::from_static("")),
+                value
+                    .parse()
+                    .unwrap_or(poem::http::HeaderValue::from_static("")),
             );
         }
         map
@@ -99,7 +101,10 @@ mod tests {
         let proxies =
             Proxies::parse(&["10.0.0.0/8".into(), "192.0.2.10".into()]).unwrap_or_default();
         let forwarded = headers(&["1.1.1.1, 198.51.100.1", "192.0.2.10"]);
-        assert_eq!(proxies.client(ip("10.0.0.5"), &forwarded), ip("198.51.100.1"));
+        assert_eq!(
+            proxies.client(ip("10.0.0.5"), &forwarded),
+            ip("198.51.100.1")
+        );
         assert_eq!(
             proxies.client(ip("10.0.0.5"), &headers(&[])),
             ip("10.0.0.5"),
@@ -118,7 +123,9 @@ mod tests {
     #[test]
     fn entries_are_addresses_or_cidr_blocks() {
         assert!(Proxies::parse(&["10.0.0.1".into(), "fd00::/8".into()]).is_ok());
-        let err = Proxies::parse(&["10.0.0.0/33".into()]).err().unwrap_or_default();
+        let err = Proxies::parse(&["10.0.0.0/33".into()])
+            .err()
+            .unwrap_or_default();
         assert!(err.contains("10.0.0.0/33"), "{err}");
     }
 }

@@ -135,12 +135,9 @@ impl Clock {
         let now = now_ms();
         self.last_io.store(now, Ordering::Relaxed);
         if self.busy.load(Ordering::Relaxed) == 0 {
-            let _ = self.head_started.compare_exchange(
-                0,
-                now,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
+            let _ =
+                self.head_started
+                    .compare_exchange(0, now, Ordering::Relaxed, Ordering::Relaxed);
         }
     }
 
@@ -231,10 +228,7 @@ impl AsyncWrite for Watched {
         Pin::new(&mut self.inner).poll_flush(cx)
     }
 
-    fn poll_shutdown(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<std::io::Result<()>> {
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }

@@ -119,7 +119,11 @@ where
 }
 
 /// A poem request from hyper's, with the connection's addresses.
-fn request(req: hyper::Request<hyper::body::Incoming>, local: SocketAddr, remote: SocketAddr) -> poem::Request {
+fn request(
+    req: hyper::Request<hyper::body::Incoming>,
+    local: SocketAddr,
+    remote: SocketAddr,
+) -> poem::Request {
     poem::Request::from((
         req,
         poem::web::LocalAddr(poem::Addr::SocketAddr(local)),

@@ -183,33 +183,36 @@ pub async fn rename(
     token_id: &str,
     input: Input<Rename>,
 ) -> Result<ApiToken> {
-    let grant = actor.authorize(org_id, &ops::RENAME_API_TOKEN)?.on(token_id);
+    let grant = actor
+        .authorize(org_id, &ops::RENAME_API_TOKEN)?
+        .on(token_id);
     let input = input.get()?;
     let mut errors = Violations::new();
     errors.length("name", &input.name, 1, 100);
     errors.finish()?;
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
     ctx.write(grant, move |tx| {
-            if !store::api_tokens::rename(tx, &org_id, &token_id, &input.name)? {
-                return Err(Error::NotFound);
-            }
-            store::api_tokens::get(tx, &org_id, &token_id)?
-                .ok_or_else(|| Error::internal("a renamed token vanished"))
-        })
-        .await
+        if !store::api_tokens::rename(tx, &org_id, &token_id, &input.name)? {
+            return Err(Error::NotFound);
+        }
+        store::api_tokens::get(tx, &org_id, &token_id)?
+            .ok_or_else(|| Error::internal("a renamed token vanished"))
+    })
+    .await
 }
 
 /// Revokes a token at once: its next request gets 401.
 pub async fn revoke(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Result<()> {
-    let grant = actor.authorize(org_id, &ops::REVOKE_API_TOKEN)?.on(token_id);
+    let grant = actor
+        .authorize(org_id, &ops::REVOKE_API_TOKEN)?
+        .on(token_id);
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
-    ctx.write(
-        grant,
-        move |tx| match store::api_tokens::delete(tx, &org_id, &token_id)? {
+    ctx.write(grant, move |tx| {
+        match store::api_tokens::delete(tx, &org_id, &token_id)? {
             true => Ok(()),
             false => Err(Error::NotFound),
-        },
-    )
+        }
+    })
     .await
 }
 

@@ -117,46 +117,42 @@ pub async fn update(
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     let vault = ctx.vault.clone();
     ctx.write(grant, move |tx| {
-            let mut fields = fields;
-            let mut carrier = store::carriers::get(tx, &org_id, &id)?
-                .ok_or(Error::NotFound)?
-                .carrier;
-            let before = store::carriers::secrets(tx, &org_id, &id)?;
-            let kept = match (&before, fields.carrier_slug == carrier.fields.carrier_slug) {
-                (Some(sealed), true) => Some(open_secrets(&vault, sealed)?),
-                _ => None,
-            };
-            let secrets = seal_secrets(&vault, &mut fields, kept)?;
-            let address = sender_addresses::require(
-                tx,
-                &org_id,
-                &fields.sender_address_id,
-                "senderAddressId",
-            )?;
-            carrier.fields = fields;
-            carrier.updated_at = now;
-            store::carriers::save(tx, &carrier, secrets.as_deref())?;
-            Ok(CarrierView {
-                carrier,
-                sender_address: Some(address),
-            })
+        let mut fields = fields;
+        let mut carrier = store::carriers::get(tx, &org_id, &id)?
+            .ok_or(Error::NotFound)?
+            .carrier;
+        let before = store::carriers::secrets(tx, &org_id, &id)?;
+        let kept = match (&before, fields.carrier_slug == carrier.fields.carrier_slug) {
+            (Some(sealed), true) => Some(open_secrets(&vault, sealed)?),
+            _ => None,
+        };
+        let secrets = seal_secrets(&vault, &mut fields, kept)?;
+        let address =
+            sender_addresses::require(tx, &org_id, &fields.sender_address_id, "senderAddressId")?;
+        carrier.fields = fields;
+        carrier.updated_at = now;
+        store::carriers::save(tx, &carrier, secrets.as_deref())?;
+        Ok(CarrierView {
+            carrier,
+            sender_address: Some(address),
         })
-        .await
+    })
+    .await
 }
 
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
     let grant = actor.authorize(org_id, &ops::DELETE_CARRIER)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.write(grant, move |tx| {
-            store::carriers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
-            if store::carriers::in_use(tx, &org_id, &id)? {
-                return Err(Error::Conflict(
-                    "the carrier is used by a shipping rule".into(),
-                ));
-            }
-            store::carriers::delete(tx, &org_id, &id)
-        })
-        .await
+        store::carriers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+        if store::carriers::in_use(tx, &org_id, &id)? {
+            return Err(Error::Conflict(
+                "the carrier is used by a shipping rule".into(),
+            ));
+        }
+        store::carriers::delete(tx, &org_id, &id)
+    })
+    .await
 }
 
 /// Checks that `id` names a carrier of the organization (400 on `field` otherwise).

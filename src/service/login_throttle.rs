@@ -159,9 +159,8 @@ pub async fn give_back(ctx: &Ctx, slots: Slots) -> Result<()> {
 }
 
 fn read(db: &store::Reader, key: &str) -> Result<Option<Count>> {
-    Ok(store::shared_state::attempts(db, key)?.and_then(|(count, since)| {
-        time::parse(&since).map(|since| Count { count, since })
-    }))
+    Ok(store::shared_state::attempts(db, key)?
+        .and_then(|(count, since)| time::parse(&since).map(|since| Count { count, since })))
 }
 
 /// Counts one more attempt against `key`; the start of its window.
@@ -205,17 +204,33 @@ mod tests {
             Err(50),
             "the attacker's address waits for the rest of the minute"
         );
-        assert_eq!(Count::at(Some(count(5, 0)), at(60)).count, 0, "a new minute");
+        assert_eq!(
+            Count::at(Some(count(5, 0)), at(60)).count,
+            0,
+            "a new minute"
+        );
     }
 
     #[test]
     fn an_address_that_has_not_failed_may_still_try_while_the_account_is_attacked() {
         assert_eq!(
-            decide(&limits(), count(5, 0), count(0, 0), Some(count(0, 30)), at(30)),
+            decide(
+                &limits(),
+                count(5, 0),
+                count(0, 0),
+                Some(count(0, 30)),
+                at(30)
+            ),
             Ok(Which::Spare)
         );
         assert_eq!(
-            decide(&limits(), count(5, 0), count(5, 0), Some(count(0, 30)), at(30)),
+            decide(
+                &limits(),
+                count(5, 0),
+                count(5, 0),
+                Some(count(0, 30)),
+                at(30)
+            ),
             Err(30),
             "even the spare slots are gone: the wait is at most the rest of the minute"
         );
@@ -229,7 +244,13 @@ mod tests {
     #[test]
     fn an_address_is_limited_across_accounts() {
         assert_eq!(
-            decide(&limits(), count(0, 0), count(0, 0), Some(count(20, 0)), at(59)),
+            decide(
+                &limits(),
+                count(0, 0),
+                count(0, 0),
+                Some(count(20, 0)),
+                at(59)
+            ),
             Err(1)
         );
     }
@@ -237,7 +258,13 @@ mod tests {
     #[test]
     fn waits_are_never_longer_than_a_minute() {
         for now in 0..120 {
-            if let Err(wait) = decide(&limits(), count(9, 0), count(9, 0), Some(count(99, 0)), at(now)) {
+            if let Err(wait) = decide(
+                &limits(),
+                count(9, 0),
+                count(9, 0),
+                Some(count(99, 0)),
+                at(now),
+            ) {
                 assert!((1..=60).contains(&wait), "{wait}");
             }
         }

@@ -20,7 +20,7 @@ use crate::{
 };
 
 /// A person to add.
-#[derive(Deserialize, Object)]
+#[derive(Debug, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename = "MemberIn", rename_all = "camelCase")]
 pub struct NewMember {
@@ -36,7 +36,7 @@ pub struct NewMember {
 }
 
 /// What to change of a member; absent fields stay, a `null` brand lifts the limit.
-#[derive(Deserialize, Object, Default)]
+#[derive(Debug, Deserialize, Object, Default)]
 #[serde(rename_all = "camelCase", default)]
 #[oai(rename = "MemberPatchIn", rename_all = "camelCase")]
 pub struct MemberPatch {
@@ -189,7 +189,10 @@ fn check_brand(errors: &mut Violations, role: Role, brand: Option<&str>) {
     if let Some(brand) = brand {
         errors.length("brand", brand, 1, 100);
         if role != Role::Member {
-            errors.add("brand", "only a member (not an owner or admin) can be limited to a brand");
+            errors.add(
+                "brand",
+                "only a member (not an owner or admin) can be limited to a brand",
+            );
         }
     }
 }

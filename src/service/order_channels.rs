@@ -122,15 +122,15 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
     let grant = actor.authorize(org_id, &ops::DELETE_ORDER_CHANNEL)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.write(grant, move |tx| {
-            store::order_channels::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
-            if store::order_channels::has_orders(tx, &org_id, &id)? {
-                return Err(Error::Conflict(
-                    "the channel has orders; delete them first".into(),
-                ));
-            }
-            store::order_channels::delete(tx, &org_id, &id)
-        })
-        .await
+        store::order_channels::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+        if store::order_channels::has_orders(tx, &org_id, &id)? {
+            return Err(Error::Conflict(
+                "the channel has orders; delete them first".into(),
+            ));
+        }
+        store::order_channels::delete(tx, &org_id, &id)
+    })
+    .await
 }
 
 /// Seals the Shopify secrets an older version stored in clear (run once the database is open,

@@ -183,18 +183,18 @@ pub async fn update(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<OrgPatc
     validate_patch(&patch)?;
     let (org_id, now) = (org_id.to_string(), ctx.now());
     ctx.write(grant, move |tx| {
-            let mut org = store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
-            if let Some(slug) = &patch.slug
-                && store::orgs::slug_taken(tx, slug, Some(&org_id))?
-            {
-                return Err(slug_conflict(slug));
-            }
-            apply(&mut org, patch);
-            org.updated_at = now;
-            store::orgs::save(tx, &org)?;
-            Ok(org)
-        })
-        .await
+        let mut org = store::orgs::get(tx, &org_id)?.ok_or(Error::NotFound)?;
+        if let Some(slug) = &patch.slug
+            && store::orgs::slug_taken(tx, slug, Some(&org_id))?
+        {
+            return Err(slug_conflict(slug));
+        }
+        apply(&mut org, patch);
+        org.updated_at = now;
+        store::orgs::save(tx, &org)?;
+        Ok(org)
+    })
+    .await
 }
 
 fn validate_patch(patch: &OrgPatch) -> Result<()> {

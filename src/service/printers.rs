@@ -102,13 +102,13 @@ pub async fn update(
     validate(ctx, &fields).await?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.write(grant, move |tx| {
-            let mut printer = store::printers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
-            printer.fields = fields;
-            printer.updated_at = now;
-            store::printers::save(tx, &printer)?;
-            Ok(printer)
-        })
-        .await
+        let mut printer = store::printers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+        printer.fields = fields;
+        printer.updated_at = now;
+        store::printers::save(tx, &printer)?;
+        Ok(printer)
+    })
+    .await
 }
 
 /// Deletes a printer and its jobs; refused while a shipping rule prints on it.
@@ -116,15 +116,15 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
     let grant = actor.authorize(org_id, &ops::DELETE_PRINTER)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.write(grant, move |tx| {
-            store::printers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
-            if let Some(rule) = store::printers::used_by_rule(tx, &org_id, &id)? {
-                return Err(Error::Conflict(format!(
-                    "the printer is used by the shipping rule \"{rule}\"; change the rule first"
-                )));
-            }
-            store::printers::delete(tx, &org_id, &id)
-        })
-        .await
+        store::printers::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+        if let Some(rule) = store::printers::used_by_rule(tx, &org_id, &id)? {
+            return Err(Error::Conflict(format!(
+                "the printer is used by the shipping rule \"{rule}\"; change the rule first"
+            )));
+        }
+        store::printers::delete(tx, &org_id, &id)
+    })
+    .await
 }
 
 /// A printer's jobs, newest first.

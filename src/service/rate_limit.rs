@@ -206,6 +206,9 @@ mod tests {
         );
         assert_eq!(limiter.check_at(ip("2001:db8::1"), now), Ok(()));
         assert_eq!(limiter.check_at(ip("2001:db8::2"), now), Ok(()));
-        assert!(limiter.check_at(ip("2001:db8::ffff"), now).is_err(), "the same /64");
+        assert!(
+            limiter.check_at(ip("2001:db8::ffff"), now).is_err(),
+            "the same /64"
+        );
     }
 }

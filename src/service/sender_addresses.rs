@@ -78,29 +78,28 @@ pub async fn update(
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.write(grant, move |tx| {
-            let mut address =
-                store::sender_addresses::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
-            address.fields = fields;
-            address.updated_at = now;
-            store::sender_addresses::save(tx, &address)?;
-            Ok(address)
-        })
-        .await
+        let mut address = store::sender_addresses::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+        address.fields = fields;
+        address.updated_at = now;
+        store::sender_addresses::save(tx, &address)?;
+        Ok(address)
+    })
+    .await
 }
 
 pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<()> {
     let grant = actor.authorize(org_id, &ops::DELETE_SENDER_ADDRESS)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.write(grant, move |tx| {
-            store::sender_addresses::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
-            if let Some(user) = store::sender_addresses::in_use(tx, &org_id, &id)? {
-                return Err(Error::Conflict(format!(
-                    "the sender address is used by {user}"
-                )));
-            }
-            store::sender_addresses::delete(tx, &org_id, &id)
-        })
-        .await
+        store::sender_addresses::get(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+        if let Some(user) = store::sender_addresses::in_use(tx, &org_id, &id)? {
+            return Err(Error::Conflict(format!(
+                "the sender address is used by {user}"
+            )));
+        }
+        store::sender_addresses::delete(tx, &org_id, &id)
+    })
+    .await
 }
 
 /// Checks that `id` names a sender address of the organization (400 on `field` otherwise).

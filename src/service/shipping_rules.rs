@@ -123,15 +123,14 @@ pub async fn update(
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.write(grant, move |tx| {
-            let mut rule =
-                store::shipping_rules::get_rule(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
-            check_references(tx, &org_id, &fields, Some(&id))?;
-            rule.fields = fields;
-            rule.updated_at = now;
-            store::shipping_rules::save(tx, &rule)?;
-            saved(tx, &org_id, &id)
-        })
-        .await
+        let mut rule = store::shipping_rules::get_rule(tx, &org_id, &id)?.ok_or(Error::NotFound)?;
+        check_references(tx, &org_id, &fields, Some(&id))?;
+        rule.fields = fields;
+        rule.updated_at = now;
+        store::shipping_rules::save(tx, &rule)?;
+        saved(tx, &org_id, &id)
+    })
+    .await
 }
 
 /// Deletes a rule; shipments that applied it keep their carrier settings and lose the link.
@@ -139,15 +138,15 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
     let grant = actor.authorize(org_id, &ops::DELETE_SHIPPING_RULE)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.write(grant, move |tx| {
-            if !store::shipping_rules::exists(tx, &org_id, &id)? {
-                return Err(Error::NotFound);
-            }
-            if store::shipping_rules::is_return_rule_of_another(tx, &org_id, &id)? {
-                return Err(Error::Conflict(
-                    "the rule is the return rule of another shipping rule".into(),
-                ));
-            }
-            store::shipping_rules::delete(tx, &org_id, &id)
-        })
-        .await
+        if !store::shipping_rules::exists(tx, &org_id, &id)? {
+            return Err(Error::NotFound);
+        }
+        if store::shipping_rules::is_return_rule_of_another(tx, &org_id, &id)? {
+            return Err(Error::Conflict(
+                "the rule is the return rule of another shipping rule".into(),
+            ));
+        }
+        store::shipping_rules::delete(tx, &org_id, &id)
+    })
+    .await
 }

@@ -167,11 +167,10 @@ fn check_object(
         return;
     }
     for (key, v) in object {
-        // `null` for a field that may be left out means the same as leaving it out.
-        if v.is_null() && !schema.required.contains(&key.as_str()) {
-            continue;
-        }
         match schema.properties.iter().find(|(name, _)| name == key) {
+            // `null` for a field that may be left out means the same as leaving it out; an
+            // unknown field is refused whatever its value.
+            Some(_) if v.is_null() && !schema.required.contains(&key.as_str()) => {}
             Some((_, property)) => check(compiled, property, v, &at(path, key), errors),
             None if schema.additional_properties.is_some() => {}
             None => {
@@ -261,6 +260,18 @@ mod tests {
                 ("adress2", "unknown field; did you mean \"address2\"?"),
                 ("favouriteColour", "unknown field")
             ]
+        );
+    }
+
+    #[test]
+    fn null_stands_for_left_out_only_for_known_fields() {
+        let mut body = address();
+        body["address2"] = json!(null);
+        assert!(violations::<AddressFields>(&body).is_empty());
+        body["favouriteColour"] = json!(null);
+        assert_eq!(
+            fields(&violations::<AddressFields>(&body)),
+            [("favouriteColour", "unknown field")]
         );
     }
 

@@ -46,7 +46,11 @@ fn from_row(row: &Row) -> crate::store::sql::Result<AuditEntry> {
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<AuditEntry>> {
-    let total = count(db, "SELECT COUNT(*) FROM audit_log WHERE org_id = ?1", org_id)?;
+    let total = count(
+        db,
+        "SELECT COUNT(*) FROM audit_log WHERE org_id = ?1",
+        org_id,
+    )?;
     let items = db
         .conn
         .prepare_cached(

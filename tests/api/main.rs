@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod api_tokens;
+mod audit;
 mod auth;
 mod billing;
 mod browser;
@@ -20,6 +21,7 @@ mod health;
 mod helpers;
 mod idempotency;
 mod isolation;
+mod limits;
 mod mcp;
 mod oauth;
 mod openapi;
@@ -31,6 +33,7 @@ mod printers;
 mod quotes;
 mod rate_limits;
 mod receiver;
+mod roles;
 mod sender_addresses;
 mod shared_state;
 mod shipment_ops;
@@ -38,4 +41,5 @@ mod shipments;
 mod shipping_rules;
 mod shopify;
 mod splits;
+mod strict_decoder;
 mod webhooks;

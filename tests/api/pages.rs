@@ -191,13 +191,19 @@ async fn failed_sign_ins_make_the_next_attempts_wait_without_locking_out() {
     let password = app.set_password(&org.email);
     let mut attacker = Browser::from_address(&app, "198.51.100.66");
     for _ in 0..5 {
-        assert_eq!(attacker.sign_in(&org.email, "wrong", None).await.status, 400);
+        assert_eq!(
+            attacker.sign_in(&org.email, "wrong", None).await.status,
+            400
+        );
     }
     // The account's five slots of this minute are taken: the attacker waits, even with the
     // right password, for at most the rest of the minute.
     let throttled = attacker.sign_in(&org.email, &password, None).await;
     assert_eq!(throttled.status, 429);
-    let wait: i64 = throttled.header("retry-after").parse().expect("Retry-After");
+    let wait: i64 = throttled
+        .header("retry-after")
+        .parse()
+        .expect("Retry-After");
     assert!((1..=60).contains(&wait), "{wait}");
     assert!(throttled.text().contains("Too many failed attempts"));
     // The owner, from an address that has not failed, is not locked out.

@@ -190,6 +190,57 @@ async fn bad_printers_are_refused_naming_the_field() {
 }
 
 #[tokio::test]
+async fn cloud_metadata_services_are_never_printers() {
+    // Even with loopback allowed, no cloud's metadata service, IPv4 or IPv6, link-local or not.
+    let shop = Shop::with_config(LOOPBACK).await;
+    for address in [
+        ("raw", "169.254.169.254:80"),
+        ("raw", "100.100.100.200:80"),
+        ("raw", "168.63.129.16:80"),
+        ("raw", "192.0.0.192:80"),
+        ("raw", "[fd00:ec2::254]:80"),
+        ("raw", "[fd20:ce::254]:80"),
+        ("raw", "[::ffff:169.254.169.254]:80"),
+        ("ipp", "ipp://100.100.100.200/latest/meta-data"),
+        ("ipp", "http://[fd00:ec2::254]/latest/meta-data"),
+    ] {
+        let (kind, address) = address;
+        let body = json!({"name": "Metadata", "kind": kind, "address": address, "format": "pdf"});
+        let problem = shop
+            .app
+            .post(&printers(&shop), &shop.org.token, body)
+            .await
+            .problem(400, "validation_failed");
+        assert_eq!(error_fields(&problem), ["address"], "{address}: {problem}");
+        assert!(
+            problem.to_string().contains("cloud metadata")
+                || problem.to_string().contains("link-local"),
+            "{address}: {problem}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn allowed_networks_narrow_where_printers_may_be() {
+    let shop = Shop::with_config("[printers]\nallowed_networks = [\"10.20.0.0/16\"]").await;
+    let body =
+        |address: &str| json!({"name": "Desk", "kind": "raw", "address": address, "format": "pdf"});
+    shop.app
+        .post(&printers(&shop), &shop.org.token, body("10.20.3.4:9100"))
+        .await
+        .expect(201);
+    let refused = shop
+        .app
+        .post(&printers(&shop), &shop.org.token, body("192.168.1.50:9100"))
+        .await
+        .problem(400, "validation_failed");
+    assert!(
+        refused.to_string().contains("printers.allowed_networks"),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
 async fn printer_scopes_are_their_own() {
     let shop = Shop::new().await;
     let reader = shop.app.create_token(&shop.org, "read:printers");

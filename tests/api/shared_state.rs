@@ -57,7 +57,10 @@ async fn sign_in_attempts_counted_by_one_process_throttle_in_another() {
     let address = Some(std::net::IpAddr::from([192, 0, 2, 7]));
     let mut taken = Vec::new();
     for _ in 0..5 {
-        match login_throttle::take(&first, "victim@example.com", address).await.unwrap() {
+        match login_throttle::take(&first, "victim@example.com", address)
+            .await
+            .unwrap()
+        {
             Attempt::Go(slots) => taken.push(slots),
             Attempt::Wait(wait) => panic!("refused after {} attempts ({wait} s)", taken.len()),
         }

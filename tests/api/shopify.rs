@@ -432,3 +432,101 @@ async fn a_shopify_order_ships_to_its_shipping_address_with_its_weight() {
         "processing"
     );
 }
+
+/// Whether `needle` appears in any file of the app's data directory (the SQLite file, its
+/// write-ahead log, the shared-memory index).
+fn in_data_files(app: &TestApp, needle: &str) -> bool {
+    let dir = app.dir.path().join("data");
+    std::fs::read_dir(&dir)
+        .expect("data directory")
+        .filter_map(Result::ok)
+        .filter_map(|entry| std::fs::read(entry.path()).ok())
+        .any(|bytes| {
+            bytes
+                .windows(needle.len())
+                .any(|window| window == needle.as_bytes())
+        })
+}
+
+#[tokio::test]
+async fn the_channel_secret_is_never_stored_in_clear() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let secret = "shopify-secret-in-clear-7f3a9c2e41";
+    let channel = app
+        .create_order_channel(
+            &org,
+            with(
+                order_channel_body("shopify"),
+                "webhookSecret",
+                json!(secret),
+            ),
+        )
+        .await;
+    assert_eq!(channel["webhookSecret"], secret, "shown once, in clear");
+    let stored = app
+        .db_text(
+            "SELECT webhook_secret_sealed FROM order_channels WHERE id = ?1",
+            &[&id_of(&channel)],
+        )
+        .expect("sealed");
+    assert!(
+        stored.starts_with("v1:") && !stored.contains(secret),
+        "{stored}"
+    );
+    if !crate::helpers::on_postgres() {
+        assert!(
+            !in_data_files(&app, secret),
+            "the secret is in the database files"
+        );
+    }
+    let shop = Shop {
+        app,
+        org,
+        channel,
+        secret: secret.to_string(),
+    };
+    shop.deliver("orders/create", &fresh_webhook_id(), PAYLOAD)
+        .await
+        .expect(200);
+}
+
+#[tokio::test]
+async fn secrets_an_older_version_kept_in_clear_are_sealed_when_the_server_starts() {
+    let shop = Shop::new().await;
+    let legacy = "legacy-shopify-secret-0d5b8e17c9";
+    shop.app.db_execute(
+        "UPDATE order_channels SET webhook_secret = ?1, webhook_secret_sealed = NULL WHERE id = ?2",
+        &[legacy, &id_of(&shop.channel)],
+    );
+    let Shop {
+        app, org, channel, ..
+    } = shop;
+    let app = app.restart_with("").await;
+    // The restarted server answers once it has sealed what it found.
+    app.call(reqwest::Method::GET, "/health", None, None)
+        .await
+        .expect(200);
+    assert_eq!(
+        app.db_text(
+            "SELECT COALESCE(webhook_secret, 'none') FROM order_channels WHERE id = ?1",
+            &[&id_of(&channel)],
+        ),
+        Some("none".to_string())
+    );
+    if !crate::helpers::on_postgres() {
+        assert!(
+            !in_data_files(&app, legacy),
+            "the old secret is still in the files"
+        );
+    }
+    let shop = Shop {
+        app,
+        org,
+        channel,
+        secret: legacy.to_string(),
+    };
+    shop.deliver("orders/create", &fresh_webhook_id(), PAYLOAD)
+        .await
+        .expect(200);
+}

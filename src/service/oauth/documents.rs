@@ -162,7 +162,11 @@ mod tests {
         assert!(cache.get("u", now + Duration::from_secs(59)).is_some());
         assert!(cache.get("u", now + Duration::from_secs(61)).is_none());
         cache.put("v", &client("B"), Duration::from_secs(86_400), now);
-        assert!(cache.get("v", now + MAX_AGE + Duration::from_secs(1)).is_none());
+        assert!(
+            cache
+                .get("v", now + MAX_AGE + Duration::from_secs(1))
+                .is_none()
+        );
         cache.put("w", &client("C"), Duration::ZERO, now);
         assert!(cache.get("w", now).is_none(), "no-store is not kept");
     }
@@ -172,10 +176,18 @@ mod tests {
         let cache = Cache::default();
         let now = Instant::now();
         for n in 0..(MAX_KEPT + 10) {
-            cache.put(&format!("u{n}"), &client("A"), Duration::from_secs(60 + n as u64), now);
+            cache.put(
+                &format!("u{n}"),
+                &client("A"),
+                Duration::from_secs(60 + n as u64),
+                now,
+            );
         }
         assert_eq!(cache.kept.lock().map(|k| k.len()).unwrap_or(0), MAX_KEPT);
-        assert!(cache.get(&format!("u{}", MAX_KEPT + 9), now).is_some(), "the newest stays");
+        assert!(
+            cache.get(&format!("u{}", MAX_KEPT + 9), now).is_some(),
+            "the newest stays"
+        );
     }
 
     #[test]
@@ -186,7 +198,10 @@ mod tests {
         let parsed = parse(url, good).map(|c| (c.name, c.redirect_uris));
         assert_eq!(
             parsed,
-            Ok(("App".to_string(), vec!["https://app.example/cb".to_string()]))
+            Ok((
+                "App".to_string(),
+                vec!["https://app.example/cb".to_string()]
+            ))
         );
         assert_eq!(
             parse(url, br#"{"client_id": "https://other.example/c.json", "redirect_uris": ["https://a.example/cb"]}"#)

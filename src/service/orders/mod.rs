@@ -211,15 +211,15 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
     let grant = actor.authorize(org_id, &ops::DELETE_ORDER)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.write(grant, move |tx| {
-            require(tx, &org_id, &id)?;
-            if store::orders::has_shipments(tx, &org_id, &id)? {
-                return Err(Error::Conflict(
-                    "the order has shipments; it cannot be deleted".into(),
-                ));
-            }
-            store::orders::delete(tx, &org_id, &id)
-        })
-        .await
+        require(tx, &org_id, &id)?;
+        if store::orders::has_shipments(tx, &org_id, &id)? {
+            return Err(Error::Conflict(
+                "the order has shipments; it cannot be deleted".into(),
+            ));
+        }
+        store::orders::delete(tx, &org_id, &id)
+    })
+    .await
 }
 
 /// Cancels an order and those of its shipments that have not left (409 once fulfilled).

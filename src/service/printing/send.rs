@@ -188,7 +188,9 @@ async fn ipp(
             | StatusCode::ServerErrorTemporaryError
             | StatusCode::ServerErrorNotAcceptingJobs
     ) {
-        Err(transient("the printer is busy or not accepting jobs for now"))
+        Err(transient(
+            "the printer is busy or not accepting jobs for now",
+        ))
     } else {
         Err(fatal(format!(
             "the printer refused the job (IPP status {})",

@@ -48,56 +48,52 @@ pub async fn update(
     let patch = input.get().map_err(explain_status)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.write(grant, move |tx| {
-            let before = require(tx, &org_id, &id)?;
-            if !before.status.is_unbooked() {
-                return Err(Error::InvalidState(format!(
-                    "only draft, pending, on_hold or error shipments can be edited; this one is {}",
-                    before.status
-                )));
-            }
-            let current = serde_json::to_value(writable(&before))
-                .map_err(|e| Error::internal(format!("cannot write a shipment as JSON: {e}")))?;
-            let mut edited: NewShipment = crate::service::decode_value(patch.apply(current))?;
-            edited.validate()?;
-            let address = sender_addresses::require(
-                tx,
-                &org_id,
-                &edited.sender_address_id,
-                "senderAddressId",
-            )?;
-            carriers::require(
-                tx,
-                &org_id,
-                &edited.carrier_settings.carrier_id,
-                "carrierSettings.carrierId",
-            )?;
-            if let Some(order_id) = &edited.order_id
-                && before.order_id.as_ref() != Some(order_id)
-            {
-                open_order(tx, &org_id, order_id)?;
-            }
-            fill_defaults(&mut edited, &address);
-            let mut shipment = before.clone();
-            shipment.reference = edited.reference;
-            shipment.sender_address_id = edited.sender_address_id;
-            shipment.kind = edited.kind;
-            shipment.term_of_trade = edited
-                .term_of_trade
-                .unwrap_or_else(|| crate::model::shipment::DEFAULT_TERM_OF_TRADE.into());
-            shipment.order_id = edited.order_id;
-            shipment.body = ShipmentBody {
-                parties: edited.parties,
-                carrier_settings: edited.carrier_settings,
-                parcels: edited.parcels,
-                service_point_id: edited.service_point_id,
-                pickup_details: edited.pickup_details,
-                tracking: before.body.tracking.clone(),
-            };
-            shipment.updated_at = now;
-            save(tx, &shipment, Change::Updated(&before), &[])?;
-            view_of(tx, shipment)
-        })
-        .await
+        let before = require(tx, &org_id, &id)?;
+        if !before.status.is_unbooked() {
+            return Err(Error::InvalidState(format!(
+                "only draft, pending, on_hold or error shipments can be edited; this one is {}",
+                before.status
+            )));
+        }
+        let current = serde_json::to_value(writable(&before))
+            .map_err(|e| Error::internal(format!("cannot write a shipment as JSON: {e}")))?;
+        let mut edited: NewShipment = crate::service::decode_value(patch.apply(current))?;
+        edited.validate()?;
+        let address =
+            sender_addresses::require(tx, &org_id, &edited.sender_address_id, "senderAddressId")?;
+        carriers::require(
+            tx,
+            &org_id,
+            &edited.carrier_settings.carrier_id,
+            "carrierSettings.carrierId",
+        )?;
+        if let Some(order_id) = &edited.order_id
+            && before.order_id.as_ref() != Some(order_id)
+        {
+            open_order(tx, &org_id, order_id)?;
+        }
+        fill_defaults(&mut edited, &address);
+        let mut shipment = before.clone();
+        shipment.reference = edited.reference;
+        shipment.sender_address_id = edited.sender_address_id;
+        shipment.kind = edited.kind;
+        shipment.term_of_trade = edited
+            .term_of_trade
+            .unwrap_or_else(|| crate::model::shipment::DEFAULT_TERM_OF_TRADE.into());
+        shipment.order_id = edited.order_id;
+        shipment.body = ShipmentBody {
+            parties: edited.parties,
+            carrier_settings: edited.carrier_settings,
+            parcels: edited.parcels,
+            service_point_id: edited.service_point_id,
+            pickup_details: edited.pickup_details,
+            tracking: before.body.tracking.clone(),
+        };
+        shipment.updated_at = now;
+        save(tx, &shipment, Change::Updated(&before), &[])?;
+        view_of(tx, shipment)
+    })
+    .await
 }
 
 /// The shipment as a create would have written it (without its status, which a patch may not

@@ -18,8 +18,9 @@ use crate::{
         validate::Violations,
     },
     service::{
+        Actor, Ctx, Input,
         audit::Grant,
-        Actor, Ctx, Input, carriers, operations as ops,
+        carriers, operations as ops,
         shipments::{Change, require, save, view_of},
     },
     store::Tx,
@@ -138,24 +139,16 @@ pub async fn split(
         references: vec![request.reference],
         field: "orderLineIds",
     };
-    run(
-        ctx,
-        grant,
-        org_id,
-        id,
-        parcel_id,
-        job,
-        |mut outcome| {
-            let new_shipment = outcome
-                .new_shipments
-                .pop()
-                .ok_or_else(|| Error::internal("a split made no shipment"))?;
-            Ok(SplitOne {
-                original_shipment: outcome.original_shipment,
-                new_shipment,
-            })
-        },
-    )
+    run(ctx, grant, org_id, id, parcel_id, job, |mut outcome| {
+        let new_shipment = outcome
+            .new_shipments
+            .pop()
+            .ok_or_else(|| Error::internal("a split made no shipment"))?;
+        Ok(SplitOne {
+            original_shipment: outcome.original_shipment,
+            new_shipment,
+        })
+    })
     .await
 }
 
@@ -205,16 +198,7 @@ pub async fn batch_split(
         references,
         field: "shipments",
     };
-    run(
-        ctx,
-        grant,
-        org_id,
-        id,
-        parcel_id,
-        job,
-        Ok,
-    )
-    .await
+    run(ctx, grant, org_id, id, parcel_id, job, Ok).await
 }
 
 struct Job {

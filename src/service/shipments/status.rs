@@ -60,21 +60,21 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
     let grant = actor.authorize(org_id, &ops::DELETE_SHIPMENT)?.on(id);
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.write(grant, move |tx| {
-            let mut shipment = require(tx, &org_id, &id)?;
-            if !matches!(
-                shipment.status,
-                ShipmentStatus::Draft | ShipmentStatus::Pending
-            ) {
-                return Err(Error::InvalidState(format!(
-                    "only draft or pending shipments can be deleted; this one is {}",
-                    shipment.status
-                )));
-            }
-            // The time of the deletion, which the shipment's order takes when it is settled.
-            shipment.updated_at = now;
-            save(tx, &shipment, Change::Deleted, &[])
-        })
-        .await
+        let mut shipment = require(tx, &org_id, &id)?;
+        if !matches!(
+            shipment.status,
+            ShipmentStatus::Draft | ShipmentStatus::Pending
+        ) {
+            return Err(Error::InvalidState(format!(
+                "only draft or pending shipments can be deleted; this one is {}",
+                shipment.status
+            )));
+        }
+        // The time of the deletion, which the shipment's order takes when it is settled.
+        shipment.updated_at = now;
+        save(tx, &shipment, Change::Deleted, &[])
+    })
+    .await
 }
 
 /// Overwrites the carrier settings with the rule's and links the rule; only before booking.

@@ -136,10 +136,10 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
     let grant = actor.authorize(org_id, &ops::DELETE_WEBHOOK)?.on(id);
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.write(grant, move |tx| {
-            require(tx, &org_id, &id)?;
-            store::webhooks::delete(tx, &org_id, &id)
-        })
-        .await
+        require(tx, &org_id, &id)?;
+        store::webhooks::delete(tx, &org_id, &id)
+    })
+    .await
 }
 
 /// A new secret; the previous one keeps signing beside it for 24 hours, so that receivers can

@@ -5,4 +5,5 @@
 mod consent;
 mod discovery;
 mod ending;
+mod registration;
 mod tokens;

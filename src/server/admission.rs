@@ -13,17 +13,20 @@ use tokio::{net::TcpStream, sync::Semaphore};
 
 use super::{Limits, client::Proxies};
 
+/// Connections open per client address.
+type Open = Arc<Mutex<HashMap<IpAddr, usize>>>;
+
 pub struct Admission {
     total: Arc<Semaphore>,
     per_ip: usize,
-    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    open: Open,
     proxies: Proxies,
 }
 
 /// Held for as long as the connection is open; gives its place back when dropped.
 pub struct Ticket {
     _total: tokio::sync::OwnedSemaphorePermit,
-    ip: Option<(IpAddr, Arc<Mutex<HashMap<IpAddr, usize>>>)>,
+    ip: Option<(IpAddr, Open)>,
 }
 
 impl Drop for Ticket {

@@ -6,7 +6,8 @@
 //!
 //! A request whose handler is running is never cut here: a body that trickles in is timed by
 //! `body` and an answer that takes long to compute is not the client's fault. Both clocks are
-//! kept by the socket wrapper below, which notes when bytes move.
+//! kept by the socket wrapper below, which notes when bytes move; the connection's task looks at
+//! them at least every `min(header_timeout, idle_timeout)`, so that requests never wake it.
 
 use std::{
     pin::Pin,
@@ -68,8 +69,11 @@ pub async fn serve(
     if draining {
         conn.as_mut().graceful_shutdown();
     }
+    // Requests starting and ending move the deadline, without waking this task: it looks again
+    // at least this often, so a deadline is kept to within that much.
+    let look_every = limits.header_timeout.min(limits.idle_timeout);
     loop {
-        let deadline = clock.deadline(&limits);
+        let deadline = clock.deadline(&limits).min(Instant::now() + look_every);
         tokio::select! {
             _ = conn.as_mut() => return,
             () = tokio::time::sleep_until(deadline.into()) => {

@@ -320,6 +320,23 @@ async fn one_address_cannot_take_every_connection() {
             Instant::now() < deadline,
             "the freed place was not given back"
         );
-        tokio::task::yield_now().await;
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
+}
+
+#[tokio::test]
+async fn a_kept_alive_connection_that_stays_idle_is_closed() {
+    let app = TestApp::spawn_with("[limits]\nidle_timeout_seconds = 1").await;
+    let addr: SocketAddr = app.base_url.trim_start_matches("http://").parse().unwrap();
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = vec![0u8; 4096];
+    let n = stream.read(&mut answer).await.unwrap();
+    assert!(answer[..n].starts_with(b"HTTP/1.1 200"));
+    // Kept alive, then closed once it has been idle for the second it is allowed.
+    let took = until_closed(&mut stream, Duration::from_secs(5)).await;
+    assert!(took.is_some(), "an idle connection stayed open");
 }

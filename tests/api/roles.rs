@@ -416,3 +416,54 @@ async fn the_member_rules_hold() {
         .expect(201);
     assert_eq!(added["role"], "member");
 }
+
+#[tokio::test]
+async fn the_command_line_changes_roles_and_removes_members() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let (email, user_id, password) = add_person(&app, &org, "admin");
+    let agent = connect_as(&app, &email, &password, &org.id, None, None).await;
+    let tokens = format!("/orgs/{}/api-tokens", org.id);
+    app.get(&tokens, agent.access()).await.expect(200);
+
+    let out = app.cli(&[
+        "user", "role", "--org", &org.id, "--email", &email, "--role", "member",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    app.get(&tokens, agent.access())
+        .await
+        .problem(403, "insufficient_scope");
+    let members = app
+        .get(&format!("/orgs/{}/members", org.id), &org.token)
+        .await
+        .expect(200);
+    let row = members["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == json!(user_id))
+        .cloned()
+        .unwrap();
+    assert_eq!(row["role"], "member");
+
+    let out = app.cli(&["user", "remove", "--org", &org.id, "--email", &email]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    app.get(&format!("/orgs/{}/shipments", org.id), agent.access())
+        .await
+        .problem(401, "unauthenticated");
+    // Removing the only owner is refused with one clear line and exit status 1.
+    let stderr = app.cli_fails(
+        &["user", "remove", "--org", &org.id, "--email", &org.email],
+        1,
+    );
+    assert!(stderr.contains("needs an owner"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}

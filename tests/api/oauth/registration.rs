@@ -182,3 +182,50 @@ async fn a_metadata_document_is_fetched_only_for_a_signed_in_user_and_kept_for_i
         "no-store is fetched each time"
     );
 }
+
+#[tokio::test]
+async fn metadata_documents_that_never_come_do_not_hold_the_api_up() {
+    let app = TestApp::spawn_with("[webhooks]\nallow_private_targets = true").await;
+    let org = app.create_org();
+    let password = app.set_password(&org.email);
+    let signed_in = Browser::signed_in(&app, &org.email, &password).await;
+    // A host that takes connections and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = silent.local_addr().unwrap();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counted = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            held.push(socket);
+        }
+    });
+    let waiting: Vec<_> = (0..16)
+        .map(|n| {
+            let mut browser = Browser::new(&app);
+            browser.cookies = signed_in.cookies.clone();
+            let path = Request::new(&format!("http://{addr}/agent-{n}.json"), None).path();
+            tokio::spawn(async move { browser.get(&path).await.status })
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while accepted.load(Ordering::SeqCst) < 16 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the fetches did not start"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    // Sixteen consent pages wait for their documents; the API answers meanwhile.
+    app.get(&format!("/orgs/{}/shipments", org.id), &org.token)
+        .await
+        .expect(200);
+    assert!(
+        waiting.iter().all(|w| !w.is_finished()),
+        "the documents were given up on before the API answered"
+    );
+    for w in waiting {
+        w.abort();
+    }
+}

@@ -5,7 +5,7 @@
 use crate::{
     error::{Error, Result},
     model::{role::Role, scope::ScopeSet},
-    service::{audit::Grant, operations::Operation, rate_limit::Quota},
+    service::{audit::Authorized, operations::Operation, rate_limit::Quota},
 };
 
 #[derive(Clone, Debug)]
@@ -77,8 +77,12 @@ impl Actor {
 
     /// The one gate of every org-scoped operation: a credential of another organization gets
     /// 404 (as if nothing were there), a missing scope 403 naming the operation's scope. The
-    /// grant it answers is what a write needs to carry the operation out (and audit it).
-    pub fn authorize(&self, org_id: &str, operation: &'static Operation) -> Result<Grant> {
+    /// leave it answers is what a write needs to carry the operation out (and audit it).
+    pub fn authorize<'a>(
+        &'a self,
+        org_id: &'a str,
+        operation: &'static Operation,
+    ) -> Result<Authorized<'a>> {
         let scope = operation.scope;
         match &self.principal {
             Principal::Admin => {}
@@ -94,7 +98,7 @@ impl Actor {
             }
             _ => {}
         }
-        Ok(Grant::new(self, org_id, operation))
+        Ok(Authorized::new(self, org_id, operation))
     }
 
     /// The caller's role in the organization it acts in (the administrator counts as an owner).

@@ -1,7 +1,8 @@
-//! The audit log (DESIGN §19). `Actor::authorize` answers a `Grant` for the operation it let
-//! through; the write that carries the operation out takes the grant (`Ctx::write`,
-//! `Ctx::commit`) and records the entry in the same transaction, so a change is never kept
-//! without its entry nor an entry without its change. Reads need no grant and leave none.
+//! The audit log (DESIGN §19). `Actor::authorize` answers an `Authorized` for the operation it
+//! let through; the write that carries the operation out turns it into a `Grant` (`on` the
+//! resource) and takes it (`Ctx::write`, `Ctx::commit`), which records the entry in the same
+//! transaction, so a change is never kept without its entry nor an entry without its change.
+//! Reads drop their `Authorized`, which costs nothing, and leave no entry.
 
 use crate::{
     error::Result,
@@ -17,6 +18,40 @@ use crate::{
     },
     store::{self, Tx},
 };
+
+/// What `Actor::authorize` answers: leave to carry out `operation` in `org_id`, borrowed (a read
+/// drops it, having allocated nothing).
+#[derive(Clone, Copy, Debug)]
+pub struct Authorized<'a> {
+    actor: &'a Actor,
+    org_id: &'a str,
+    pub operation: &'static Operation,
+}
+
+impl<'a> Authorized<'a> {
+    pub(crate) fn new(
+        actor: &'a Actor,
+        org_id: &'a str,
+        operation: &'static Operation,
+    ) -> Authorized<'a> {
+        Authorized {
+            actor,
+            org_id,
+            operation,
+        }
+    }
+
+    /// The grant for a change of (or making) the resource `id`.
+    pub fn on(self, id: impl Into<String>) -> Grant {
+        Grant::from(self).on(id)
+    }
+}
+
+impl From<Authorized<'_>> for Grant {
+    fn from(authorized: Authorized<'_>) -> Grant {
+        Grant::new(authorized.actor, authorized.org_id, authorized.operation)
+    }
+}
 
 /// Leave to carry out one operation on one organization, and what its audit entry says.
 #[derive(Clone, Debug)]

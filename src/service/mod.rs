@@ -137,11 +137,12 @@ impl Ctx {
 
     /// The write that carries out an operation `grant` allows: runs `f` as one unit of work and
     /// records the audit entry in the same transaction.
-    pub(crate) async fn write<T, F>(&self, grant: audit::Grant, f: F) -> Result<T>
+    pub(crate) async fn write<T, F>(&self, grant: impl Into<audit::Grant>, f: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
     {
+        let grant: audit::Grant = grant.into();
         let now = self.now();
         self.db
             .write(move |tx| {
@@ -155,11 +156,12 @@ impl Ctx {
     /// The write that completes an operation: `write`, and, when the request holds an
     /// idempotency key, `f`'s answer (with the operation's status) stored in the same
     /// transaction.
-    pub(crate) async fn commit<T, F>(&self, grant: audit::Grant, f: F) -> Result<T>
+    pub(crate) async fn commit<T, F>(&self, grant: impl Into<audit::Grant>, f: F) -> Result<T>
     where
         T: poem_openapi::types::ToJSON + Send + 'static,
         F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
     {
+        let grant: audit::Grant = grant.into();
         let slot = idempotency::current();
         let vault = self.vault.clone();
         let status = grant.operation.status();

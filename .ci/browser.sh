@@ -44,7 +44,7 @@ email=owner@acme.test
 password="browser-test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 "$bin" --data-dir "$work/data" org create --name "Acme Shop" --slug acme --email "$email" \
   --user-name "Ada Owner" --json > "$work/acme.json"
-"$bin" --data-dir "$work/data" org create --name "Nordic Outdoor" --slug nordic --email "$email" \
+"$bin" --data-dir "$work/data" org create --name "Nordic Outdoor" --slug nordic --email "$email" --attach-existing-user \
   --user-name "Ada Owner" --json > "$work/nordic.json"
 org=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).org.id)' "$work/acme.json")
 printf '%s\n' "$password" | "$bin" --data-dir "$work/data" user set-password --email "$email" --password-stdin

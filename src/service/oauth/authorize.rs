@@ -161,7 +161,7 @@ pub async fn check(
     };
     Ok(Ok(Pending {
         client_id: client.id,
-        client_name: client.name,
+        client_name: shown_name(&client.name),
         redirect_uri,
         state,
         code_challenge: challenge.to_string(),
@@ -353,6 +353,18 @@ pub async fn decide(
     Ok(Ok(redirect(ctx, &pending.redirect_uri, &params)))
 }
 
+/// A client's name as the consent page and Apps & integrations show it: at most 200 characters
+/// (a registration may hold 2,000).
+fn shown_name(name: &str) -> String {
+    const SHOWN: usize = 200;
+    if name.chars().count() <= SHOWN {
+        return name.to_string();
+    }
+    let mut shown: String = name.chars().take(SHOWN - 1).collect();
+    shown.push('…');
+    shown
+}
+
 fn article(role: Role) -> &'static str {
     match role {
         Role::Owner => "an owner",
@@ -398,6 +410,14 @@ mod tests {
 
     fn names(scopes: Vec<Scope>) -> Vec<String> {
         scopes.iter().map(Scope::to_string).collect()
+    }
+
+    #[test]
+    fn long_client_names_are_shown_cut() {
+        assert_eq!(shown_name("Agent"), "Agent");
+        let long = shown_name(&"x".repeat(2000));
+        assert_eq!(long.chars().count(), 200);
+        assert!(long.ends_with('…'));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 Each round starts each binary in turn (before, then after) on a fresh data directory with the
 same organization, shipment body and 10,000 seeded shipments, and measures the rows that matter
 for a change in the request path with wrk (64 connections, as benches/run.py): `/health`, create
-(synchronous=full), get, and list 20 with the total. Alternating the two within every round keeps
+(synchronous=full), get, list 20 with the total, and book with a PDF label (each request books
+one of the shipments the create row made, with the sandbox carrier). Alternating the two within every round keeps
 a drift of this shared machine's speed from favouring one; the table gives each row's median
 over the rounds and the ratio after/before, in requests per second and in the server's CPU time
 per request (user + system, from /proc; steadier than the rate on a noisy machine, since wrk's
@@ -15,6 +16,7 @@ share of the cores does not enter it). Traffic goes only to 127.0.0.1.
 
 import os
 import shutil
+import sqlite3
 import statistics
 import sys
 
@@ -27,7 +29,7 @@ os.environ["SECONDS_PER_RUN"] = sys.argv[4] if len(sys.argv) > 4 else "5"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (reads BIN and SECONDS_PER_RUN when imported)
 
-ROWS = ("health", "create", "get", "list")
+ROWS = ("health", "create", "get", "list", "book")
 
 
 def cpu_seconds(pid):
@@ -61,12 +63,21 @@ def measure(binary):
         listed, list_token = run.new_org("listed")
         run.cli("dev", "seed", "--org", listed, "--shipments", "10000")
         listing = run.lua("list.lua", list_token)
-        return {
+        rows = {
             "health": timed(server, f"{server.base}/health", get),
             "create": timed(server, shipments, post),
             "get": timed(server, f"{shipments}/{one}", get),
             "list": timed(server, f"{server.base}/orgs/{listed}/shipments", listing),
         }
+        with sqlite3.connect(f"file:{run.DATA}/shipbase.db?mode=ro", uri=True) as db:
+            pending = [r[0] for r in db.execute(
+                "SELECT id FROM shipments WHERE org_id = ? AND status = 'pending'", (org,))]
+        ids_file = os.path.join(run.WORK, "pending.txt")
+        with open(ids_file, "w") as f:
+            f.write("\n".join(pending) + "\n")
+        book = run.lua("book.lua", token, ids_file=ids_file, prefix=f"/orgs/{org}/shipments/")
+        rows["book"] = timed(server, f"{server.base}/", book)
+        return rows
     finally:
         server.stop()
 

@@ -58,9 +58,26 @@ pub enum Error {
     /// The carrier refused the request; the message says what it refused.
     #[error("{0}")]
     CarrierRejected(String),
-    /// The carrier did not answer, or answered with a server error.
+    /// The carrier answered with a server error: it booked nothing.
     #[error("{0}")]
     CarrierUnavailable(String),
+    /// The carrier could not be reached at all: the request never left.
+    #[error("{0}")]
+    CarrierUnreachable(String),
+    /// The carrier did not answer in time, or the connection broke after the request was sent:
+    /// whether it booked is unknown.
+    #[error("{0}")]
+    CarrierTimeout(String),
+    /// The carrier answered success in a form that cannot be used (no labels, too few numbers):
+    /// it probably booked, and what it booked is unknown.
+    #[error("{0}")]
+    CarrierUncertain(String),
+    /// The shipment is being booked by another request.
+    #[error("{0}")]
+    BookingInProgress(String),
+    /// An earlier booking of the shipment ended without knowing whether the carrier booked.
+    #[error("{0}")]
+    BookingOutcomeUnknown(String),
     /// Anything unexpected. The message is logged, never shown to clients.
     #[error("internal error: {0}")]
     Internal(String),
@@ -77,6 +94,23 @@ impl Error {
 
     pub fn internal(err: impl std::fmt::Display) -> Error {
         Error::Internal(err.to_string())
+    }
+
+    /// Whether the error came after a carrier received the request (so that its answer is kept
+    /// for a retry with the same idempotency key, and no second request is sent).
+    pub fn reached_the_carrier(&self) -> bool {
+        matches!(
+            self,
+            Error::CarrierRejected(_)
+                | Error::CarrierUnavailable(_)
+                | Error::CarrierTimeout(_)
+                | Error::CarrierUncertain(_)
+        )
+    }
+
+    /// Whether a carrier may have booked although this error came back.
+    pub fn leaves_the_outcome_unknown(&self) -> bool {
+        matches!(self, Error::CarrierTimeout(_) | Error::CarrierUncertain(_))
     }
 }
 

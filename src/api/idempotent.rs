@@ -1,7 +1,8 @@
 //! `Idempotency-Key` on POST requests (DESIGN §15): the HTTP side of `service::idempotency`.
 //! A POST with a key is authenticated first (keys belong to a credential), fingerprinted (method, path, body), reserved or
 //! answered from the stored answer (`Idempotent-Replayed: true`), and run with the reservation
-//! in scope; a failed request gives its key up.
+//! in scope; a failed request gives its key up, unless it reached a carrier: then its answer,
+//! the error too, is stored and replayed (with the retry's own `requestId`).
 
 use poem::{
     Body, Endpoint, IntoResponse, Request, Response,
@@ -62,7 +63,7 @@ pub async fn call<E: Endpoint>(ep: &E, mut req: Request, ctx: &Ctx, max_body: u6
         Err(err) => return ApiError::from(err).into_response(),
     };
     let response = idempotency::scope(slot.clone(), respond(ep, req)).await;
-    if !response.status().is_success() {
+    if !response.status().is_success() && !slot.must_keep() {
         if let Err(err) = idempotency::release(ctx, &slot).await {
             tracing::error!(error = %err, "could not release an idempotency key");
         }
@@ -71,7 +72,8 @@ pub async fn call<E: Endpoint>(ep: &E, mut req: Request, ctx: &Ctx, max_body: u6
     if slot.is_done() {
         return response;
     }
-    // The operation wrote nothing of its own (a quote, a test delivery): store what it answered.
+    // The operation wrote nothing of its own (a quote, a test delivery), or failed after a
+    // carrier had the request: store what it answered.
     let (parts, body) = response.into_parts();
     let bytes = body.into_vec().await.unwrap_or_default();
     let answer = Answer {
@@ -101,9 +103,29 @@ pub async fn respond<E: Endpoint>(ep: &E, req: Request) -> Response {
 }
 
 fn replay(answer: Answer) -> Response {
+    let body = if answer.content_type.starts_with("application/problem+json") {
+        with_request_id(answer.body)
+    } else {
+        answer.body
+    };
     Response::builder()
         .status(StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK))
         .content_type(answer.content_type)
         .header("Idempotent-Replayed", "true")
-        .body(answer.body)
+        .body(body)
+}
+
+/// A stored problem with the `requestId` of the request that replays it (the one in the logs).
+fn with_request_id(body: Vec<u8>) -> Vec<u8> {
+    let Ok(mut problem) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        return body;
+    };
+    match (
+        problem.get_mut("requestId"),
+        crate::api::problem::REQUEST_ID.try_with(Clone::clone),
+    ) {
+        (Some(slot), Ok(id)) => *slot = serde_json::Value::String(id),
+        _ => return body,
+    }
+    serde_json::to_vec(&problem).unwrap_or(body)
 }

@@ -150,6 +150,9 @@ impl ApiError {
             "rate_limited" => "Too many requests",
             "carrier_rejected" => "Carrier rejected the request",
             "carrier_unavailable" => "Carrier unavailable",
+            "carrier_timeout" => "Carrier did not answer in time",
+            "carrier_outcome_unknown" => "Carrier outcome unknown",
+            "booking_in_progress" | "booking_outcome_unknown" => "Conflict",
             _ => "Internal error",
         }
     }
@@ -299,9 +302,25 @@ impl From<Error> for ApiError {
                 "carrier_rejected",
                 Some(detail),
             ),
-            Error::CarrierUnavailable(detail) => {
+            Error::CarrierUnavailable(detail) | Error::CarrierUnreachable(detail) => {
                 ApiError::new(StatusCode::BAD_GATEWAY, "carrier_unavailable", Some(detail))
             }
+            Error::CarrierUncertain(detail) => ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                "carrier_outcome_unknown",
+                Some(detail),
+            ),
+            Error::CarrierTimeout(detail) => {
+                ApiError::new(StatusCode::GATEWAY_TIMEOUT, "carrier_timeout", Some(detail))
+            }
+            Error::BookingInProgress(detail) => {
+                ApiError::new(StatusCode::CONFLICT, "booking_in_progress", Some(detail))
+            }
+            Error::BookingOutcomeUnknown(detail) => ApiError::new(
+                StatusCode::CONFLICT,
+                "booking_outcome_unknown",
+                Some(detail),
+            ),
             Error::Internal(message) => {
                 tracing::error!(error = %message, "internal error");
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", None)
@@ -351,7 +370,7 @@ impl IntoResponse for ApiError {
 }
 
 /// The errors every operation documents.
-const DOCUMENTED: [(u16, &str); 13] = [
+const DOCUMENTED: [(u16, &str); 14] = [
     (
         400,
         "The request is invalid (`validation_failed`, `invalid_json`)",
@@ -375,7 +394,7 @@ const DOCUMENTED: [(u16, &str); 13] = [
     ),
     (
         409,
-        "Duplicate, not allowed in the current state, or an Idempotency-Key reused or still running (`conflict`, `invalid_state`, `user_exists`, `idempotency_key_reused`, `idempotency_key_in_use`)",
+        "Duplicate, not allowed in the current state, being booked or booked with an unknown outcome, or an Idempotency-Key reused or still running (`conflict`, `invalid_state`, `user_exists`, `booking_in_progress`, `booking_outcome_unknown`, `idempotency_key_reused`, `idempotency_key_in_use`)",
     ),
     (
         413,
@@ -393,7 +412,11 @@ const DOCUMENTED: [(u16, &str); 13] = [
     (500, "Unexpected error (`internal`)"),
     (
         502,
-        "The carrier did not answer, or failed; nothing was booked (`carrier_unavailable`)",
+        "The carrier could not be reached or failed, and booked nothing (`carrier_unavailable`); or it answered success in a form that cannot be used, so whether it booked is unknown (`carrier_outcome_unknown`)",
+    ),
+    (
+        504,
+        "The carrier did not answer in time: whether it booked is unknown (`carrier_timeout`)",
     ),
 ];
 

@@ -1,7 +1,9 @@
 //! Calling a carrier's API: a request is retried only when it never reached the carrier (the
-//! connection could not be made), so that a booking is never sent twice; a carrier that does not
-//! answer in time, or answers with a server error, is `carrier_unavailable` (502); what it
-//! refuses is for the adapter to explain as `carrier_rejected` (422).
+//! connection could not be made), so that a booking is never sent twice. What went wrong says
+//! whether the carrier may have acted: it could not be reached (`CarrierUnreachable`: nothing
+//! left), it did not answer in time or the connection broke once the request was on its way
+//! (`CarrierTimeout`: unknown), it answered a server error (the adapter's `CarrierUnavailable`:
+//! nothing booked), or it refused (the adapter's `CarrierRejected`).
 
 use std::time::Duration;
 
@@ -59,14 +61,17 @@ pub async fn send(carrier: &str, request: RequestBuilder) -> Result<Answer> {
 }
 
 fn unavailable(carrier: &str, e: &reqwest::Error) -> Error {
+    if e.is_connect() {
+        return Error::CarrierUnreachable(format!(
+            "{carrier} could not be reached; nothing was sent, try again"
+        ));
+    }
     let what = if e.is_timeout() {
         "did not answer in time".to_string()
-    } else if e.is_connect() {
-        "could not be reached".to_string()
     } else {
-        format!("failed: {}", without_url(e))
+        format!("broke off: {}", without_url(e))
     };
-    Error::CarrierUnavailable(format!("{carrier} {what}; nothing was booked, try again"))
+    Error::CarrierTimeout(format!("{carrier} {what}; whether it booked is unknown"))
 }
 
 /// The error's text without the URL, which may hold an API key in its query.

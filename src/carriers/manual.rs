@@ -51,6 +51,7 @@ impl CarrierAdapter for Manual {
         _env: &'a Env,
         shipment: &'a Shipment,
         carrier: &'a Carrier,
+        _reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
         Box::pin(async move { book(shipment, carrier) })
     }

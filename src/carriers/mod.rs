@@ -151,13 +151,23 @@ pub trait CarrierAdapter: Send + Sync {
 
     /// Books `shipment` with the configured `carrier` (its config holds its credentials in
     /// clear): one tracking number per parcel, a link when the carrier has one, and the
-    /// carrier's labels when it makes them (else Shipbase renders them).
+    /// carrier's labels when it makes them (else Shipbase renders them). `reference` identifies
+    /// this request (the booking attempt, at most 36 characters): adapters send it wherever the
+    /// carrier's API has a reference or idempotency field for the request.
     fn book<'a>(
         &'a self,
         env: &'a Env,
         shipment: &'a Shipment,
         carrier: &'a Carrier,
+        reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>>;
+
+    /// Whether booking sends the shipment to the carrier over the network, so that a failure
+    /// after `book` may leave a booking at the carrier (the sandbox and manual carriers book in
+    /// the process).
+    fn calls_out(&self) -> bool {
+        false
+    }
 
     /// Whether the carrier reports tracking events (`track` is then asked on a schedule).
     fn tracks(&self) -> bool {
@@ -184,12 +194,15 @@ pub struct Env {
     timeout: std::time::Duration,
     pub postnord_url: String,
     pub dhl_express_url: String,
+    /// The time requests carry (the service's clock).
+    pub clock: crate::model::time::Clock,
 }
 
 impl Env {
-    pub fn new(config: &crate::config::Carriers) -> Env {
+    pub fn new(config: &crate::config::Carriers, clock: crate::model::time::Clock) -> Env {
         Env {
             client: std::sync::Arc::default(),
+            clock,
             timeout: std::time::Duration::from_secs(config.timeout_seconds),
             postnord_url: config.postnord_url.trim_end_matches('/').to_string(),
             dhl_express_url: config.dhl_express_url.trim_end_matches('/').to_string(),

@@ -95,6 +95,7 @@ impl CarrierAdapter for Sandbox {
         _env: &'a Env,
         shipment: &'a Shipment,
         _carrier: &'a Carrier,
+        _reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
         Box::pin(async move { book(shipment) })
     }

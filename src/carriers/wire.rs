@@ -39,6 +39,80 @@ pub(super) fn cut(text: &str, max: usize) -> String {
     text.chars().take(max).collect()
 }
 
+/// `texts` (in order, each starting a new line) laid into at most `lines` lines of at most `max`
+/// characters each: a text too long for one line spills into the next, broken between words
+/// where it can be; only what still does not fit in `lines` lines is cut. Empty texts are
+/// skipped; the result has at least one line.
+pub(super) fn spill(texts: &[&str], max: usize, lines: usize) -> Vec<String> {
+    let texts: Vec<&str> = texts
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let wrapped: Vec<String> = texts.iter().flat_map(|t| wrap(t, max)).collect();
+    if wrapped.len() <= lines {
+        return if wrapped.is_empty() {
+            vec![String::new()]
+        } else {
+            wrapped
+        };
+    }
+    // Too many lines with each text on its own: run them together, then cut the last line.
+    let mut joined = wrap(&texts.join(" "), max);
+    if joined.len() > lines {
+        let rest = joined.split_off(lines - 1).join(" ");
+        joined.push(cut(&rest, max));
+    }
+    joined
+}
+
+/// A party's name in a field of `name_max` characters and its address in `lines` street lines of
+/// `street_max`: what of the name does not fit spills into the first street line.
+pub(super) fn name_and_streets(
+    name: &str,
+    name_max: usize,
+    address: &[&str],
+    street_max: usize,
+    lines: usize,
+) -> (String, Vec<String>) {
+    let mut names = wrap(name, name_max).into_iter();
+    let first = names.next().unwrap_or_default();
+    let rest = names.collect::<Vec<_>>().join(" ");
+    let texts: Vec<&str> = std::iter::once(rest.as_str())
+        .chain(address.iter().copied())
+        .collect();
+    (first, spill(&texts, street_max, lines))
+}
+
+/// `text` broken into lines of at most `max` characters: between words where a word fits,
+/// a word longer than a line broken inside.
+fn wrap(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        if len > 0 && len + 1 + word.len() <= max {
+            line.push(' ');
+            line.extend(&word);
+            len += 1 + word.len();
+            continue;
+        }
+        if len > 0 {
+            lines.push(std::mem::take(&mut line));
+        }
+        while word.len() > max {
+            lines.push(word.drain(..max).collect());
+        }
+        line.extend(&word);
+        len = word.len();
+    }
+    if len > 0 {
+        lines.push(line);
+    }
+    lines
+}
+
 /// Kilograms to the gram, as carriers take weights.
 pub(super) fn round3(kg: f64) -> f64 {
     (kg * 1000.0).round() / 1000.0
@@ -69,4 +143,69 @@ pub(super) fn required(carrier: &Carrier, name: &str, key: &str) -> Result<Strin
                 "the {name} carrier has no {key}; set it in the carrier's config"
             ))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spill_keeps_short_lines_as_they_are() {
+        assert_eq!(spill(&["Main St 1", ""], 45, 3), ["Main St 1"]);
+        assert_eq!(
+            spill(&["Main St 1", "Floor 2"], 45, 3),
+            ["Main St 1", "Floor 2"]
+        );
+        assert_eq!(spill(&[], 45, 3), [""]);
+    }
+
+    #[test]
+    fn spill_breaks_between_words() {
+        let long = "Kongens Nytorv 28, Baghuset, 3. sal til venstre, att. lager";
+        let lines = spill(&[long, "Port 4"], 30, 3);
+        assert_eq!(
+            lines,
+            [
+                "Kongens Nytorv 28, Baghuset,",
+                "3. sal til venstre, att. lager",
+                "Port 4"
+            ]
+        );
+        assert!(lines.iter().all(|l| l.chars().count() <= 30));
+    }
+
+    #[test]
+    fn spill_runs_texts_together_before_it_cuts() {
+        // Each on its own needs four lines; together they fit three.
+        let lines = spill(&["aaaa bbbb cccc", "dddd"], 9, 2);
+        assert_eq!(lines, ["aaaa bbbb", "cccc dddd"]);
+        let lines = spill(&["aaaa bbbb cccc dddd eeee ffff gggg"], 9, 2);
+        assert_eq!(lines, ["aaaa bbbb", "cccc dddd"]);
+    }
+
+    #[test]
+    fn a_long_name_spills_into_the_first_street_line() {
+        let (name, streets) = name_and_streets(
+            "Nordisk Cykel- og Friluftsudstyr ApS",
+            20,
+            &["Vestergade 5", ""],
+            20,
+            3,
+        );
+        assert_eq!(name, "Nordisk Cykel- og");
+        assert_eq!(streets, ["Friluftsudstyr ApS", "Vestergade 5"]);
+        let (name, streets) = name_and_streets("Short", 20, &["Vestergade 5"], 20, 3);
+        assert_eq!(
+            (name.as_str(), streets),
+            ("Short", vec!["Vestergade 5".to_string()])
+        );
+    }
+
+    #[test]
+    fn spill_breaks_a_word_longer_than_a_line() {
+        assert_eq!(
+            spill(&["Ærøskøbingvejen 12"], 8, 3),
+            ["Ærøskøbi", "ngvejen", "12"]
+        );
+    }
 }

@@ -22,6 +22,7 @@ pub const CONNECTION: &str = "con";
 pub const PRINTER: &str = "prn";
 pub const PRINT_JOB: &str = "pjb";
 pub const AUDIT_ENTRY: &str = "aud";
+pub const BOOKING_ATTEMPT: &str = "bka";
 
 /// One generator for the process, so ids made within the same millisecond still sort in the
 /// order they were made: lists ordered by (createdAt, id) are then truly newest first.

@@ -6,6 +6,8 @@
 pub mod address;
 /// The audit log: who wrote what, when and from where.
 pub mod audit;
+/// Booking attempts: the claim a booking holds on its shipment, and its outcome.
+pub mod booking;
 /// Carriers an organization configured.
 pub mod carrier;
 /// ISO 3166-1 country codes.
@@ -44,6 +46,8 @@ pub mod split;
 pub mod status;
 /// RFC 3339 timestamps with millisecond precision.
 pub mod time;
+/// The time zone of a place, for carriers that want local times.
+pub mod timezone;
 /// Plan counters.
 pub mod usage;
 /// Field-level validation that collects every problem of a request.

@@ -4,8 +4,9 @@
 //! another request or is still running. The operation then runs with the reservation in scope;
 //! its final write (`Ctx::commit`) stores the answer in the same transaction as the change, so a
 //! change is never committed without the answer a retry will get. An operation that writes
-//! nothing has its answer stored after it (`finish`); a failed one gives the key up (`release`).
-//! Keys last 24 hours.
+//! nothing has its answer stored after it (`finish`); a failed one gives the key up (`release`)
+//! unless it reached a carrier (`keep`): then its answer, an error too, is stored for the retry,
+//! so that the carrier is never called twice for one key. Keys last 24 hours.
 
 use std::sync::{
     Arc,
@@ -35,11 +36,26 @@ pub struct Slot {
     key: String,
     /// Whether the answer is stored.
     done: AtomicBool,
+    /// Whether the request reached a carrier: its answer is kept even when it failed.
+    keep: AtomicBool,
 }
 
 impl Slot {
     pub fn is_done(&self) -> bool {
         self.done.load(Ordering::SeqCst)
+    }
+
+    /// Whether the answer must be stored whatever it is.
+    pub fn must_keep(&self) -> bool {
+        self.keep.load(Ordering::SeqCst)
+    }
+}
+
+/// Marks the running request's answer as one to keep, errors included: it called a carrier,
+/// and a retry with the same key must not call it again.
+pub(crate) fn keep() {
+    if let Some(slot) = current() {
+        slot.keep.store(true, Ordering::SeqCst);
     }
 }
 
@@ -131,6 +147,7 @@ pub async fn begin(ctx: &Ctx, actor: &Actor, key: &str, fingerprint: Vec<u8>) ->
                 credential,
                 key,
                 done: AtomicBool::new(false),
+                keep: AtomicBool::new(false),
             })))
         })
         .await

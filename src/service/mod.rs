@@ -112,7 +112,7 @@ impl Ctx {
         let registrations = rate_limit::PerMinute::new(config.oauth.register_per_minute);
         let vault = Vault::open(&config.storage.secret_key, &config.storage.data_dir)?;
         let sender = Sender::new(config.webhooks.allow_private_targets)?;
-        let carriers = crate::carriers::Env::new(&config.carriers);
+        let carriers = crate::carriers::Env::new(&config.carriers, clock.clone());
         Ok(Ctx(Arc::new(Inner {
             db,
             config,

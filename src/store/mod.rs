@@ -18,6 +18,7 @@ use crate::{
 
 pub mod api_tokens;
 pub mod audit;
+pub mod booking_attempts;
 pub mod carriers;
 pub mod copy;
 pub mod deliveries;
@@ -403,5 +404,6 @@ text_column!(
     crate::model::event::EventKind,
     crate::model::org::Origin,
     crate::model::role::Role,
-    crate::model::audit::ActorKind
+    crate::model::audit::ActorKind,
+    crate::model::booking::AttemptStatus
 );

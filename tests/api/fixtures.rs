@@ -273,7 +273,15 @@ impl Shop {
 
     /// A shop on an app started with `extra_toml` added to the test config.
     pub async fn with_config(extra_toml: &str) -> Shop {
-        let app = TestApp::spawn_with(extra_toml).await;
+        Shop::on(TestApp::spawn_with(extra_toml).await).await
+    }
+
+    /// `with_config`, with "now" from `clock`.
+    pub async fn with_clock(extra_toml: &str, clock: shipbase::model::time::Clock) -> Shop {
+        Shop::on(TestApp::spawn_with_clock(extra_toml, clock).await).await
+    }
+
+    async fn on(app: TestApp) -> Shop {
         let org = app.create_org();
         let (address, carrier) = app.create_address_and_carrier(&org).await;
         Shop {

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use crate::{
+    carriers_real::exactly_once,
     fixtures::{id_of, rule_body, sender_address_body, shipment_body},
     helpers::{TestApp, TestOrg, new_postgres_database, postgres_server},
     receiver::Receiver,
@@ -269,4 +270,65 @@ async fn two_instances_on_one_database_share_everything_and_admit_exactly_the_pl
         "1"
     );
     assert_eq!(receiver.to("/hook").len(), 5);
+}
+
+#[tokio::test]
+async fn two_instances_book_a_shipment_with_the_carrier_exactly_once() {
+    let Some(server) = server() else { return };
+    let db = new_postgres_database(&server);
+    let (replay, setting, config) = exactly_once::replay_of("postnord").await;
+    let extra = format!("[carriers]\n{setting}timeout_seconds = 10\n");
+    let first = TestApp::spawn_with(&on(&db.url, &extra)).await;
+    let second = TestApp::spawn_with(&on(&db.url, &extra)).await;
+    let org = first.create_org();
+    let address = first.create_sender_address(&org).await;
+    let carrier = second
+        .create_carrier_with(
+            &org,
+            json!({"name": "PostNord", "carrierSlug": "postnord", "config": config,
+                   "senderAddressId": id_of(&address)}),
+        )
+        .await;
+    let mut body = shipment_body(&id_of(&address), &id_of(&carrier));
+    body["carrierSettings"]["productId"] = json!("18");
+    let id = id_of(&first.create_shipment(&org, body).await);
+
+    // Six books at once, alternating between the instances, while the carrier takes 1.5 s.
+    replay.set_delay(std::time::Duration::from_millis(1500));
+    let path = format!("/orgs/{}/shipments/{id}/book", org.id);
+    let tasks: Vec<_> = (0..6)
+        .map(|i| {
+            let (client, url, token) = (
+                first.client.clone(),
+                if i % 2 == 0 { &first } else { &second }.url(&path),
+                org.token.clone(),
+            );
+            tokio::spawn(async move {
+                let reply = client
+                    .post(url)
+                    .bearer_auth(token)
+                    .json(&json!({}))
+                    .send()
+                    .await
+                    .expect("send");
+                crate::helpers::Reply::read(reply).await
+            })
+        })
+        .collect();
+    let mut booked = 0;
+    for task in tasks {
+        let reply = task.await.expect("task");
+        if reply.status == 200 {
+            booked += 1;
+        } else {
+            reply.problem(409, "booking_in_progress");
+        }
+    }
+    assert_eq!(booked, 1);
+    exactly_once::wait_for_arrivals(&replay, 1).await;
+    replay.assert_clean();
+    for app in [&first, &second] {
+        let shipment = app.get_shipment(&org, &id).await;
+        assert_eq!(shipment["status"], "processing");
+    }
 }

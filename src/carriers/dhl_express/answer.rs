@@ -22,8 +22,8 @@ pub(super) fn booking(answer: &Value, parcels: usize, zpl: bool) -> Result<Booki
         .filter_map(|p| p["trackingNumber"].as_str().map(str::to_string))
         .collect();
     if numbers.len() != parcels {
-        return Err(Error::CarrierUnavailable(format!(
-            "DHL Express answered {} package numbers for {parcels} parcels; nothing was stored",
+        return Err(Error::CarrierUncertain(format!(
+            "DHL Express answered {} package numbers for {parcels} parcels; whether it booked cannot be told",
             numbers.len()
         )));
     }
@@ -40,8 +40,8 @@ pub(super) fn booking(answer: &Value, parcels: usize, zpl: bool) -> Result<Booki
             let content = STANDARD
                 .decode(d["content"].as_str().unwrap_or_default())
                 .map_err(|_| {
-                    Error::CarrierUnavailable(
-                        "DHL Express answered a label that is not base64; nothing was stored"
+                    Error::CarrierUncertain(
+                        "DHL Express answered a label that is not base64; whether it booked cannot be told"
                             .into(),
                     )
                 })?;
@@ -53,8 +53,8 @@ pub(super) fn booking(answer: &Value, parcels: usize, zpl: bool) -> Result<Booki
         })
         .collect::<Result<Vec<_>>>()?;
     if labels.is_empty() {
-        return Err(Error::CarrierUnavailable(
-            "DHL Express answered without labels; nothing was stored".into(),
+        return Err(Error::CarrierUncertain(
+            "DHL Express answered without labels; whether it booked cannot be told".into(),
         ));
     }
     Ok(Booking {

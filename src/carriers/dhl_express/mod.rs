@@ -145,8 +145,13 @@ impl CarrierAdapter for DhlExpress {
         env: &'a Env,
         shipment: &'a Shipment,
         carrier: &'a Carrier,
+        reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
-        Box::pin(book(env, shipment, carrier))
+        Box::pin(book(env, shipment, carrier, reference))
+    }
+
+    fn calls_out(&self) -> bool {
+        true
     }
 
     fn tracks(&self) -> bool {
@@ -177,7 +182,7 @@ fn request(
     carrier: &Carrier,
     method: reqwest::Method,
     path: &str,
-    shipment_id: &str,
+    reference: &str,
 ) -> Result<reqwest::RequestBuilder> {
     Ok(env
         .http()?
@@ -187,22 +192,22 @@ fn request(
             Some(setting(carrier, "password")?),
         )
         .header("x-version", VERSION)
-        .header("Message-Reference", shipment_id)
+        .header("Message-Reference", reference)
         .header("Plugin-Name", "Shipbase")
         .header("Plugin-Version", env!("CARGO_PKG_VERSION")))
 }
 
-async fn book(env: &Env, shipment: &Shipment, carrier: &Carrier) -> Result<Booking> {
+async fn book(
+    env: &Env,
+    shipment: &Shipment,
+    carrier: &Carrier,
+    reference: &str,
+) -> Result<Booking> {
     let zpl = config_str(carrier, "labelFormat").as_deref() == Some("zpl");
-    let body = request::shipment_request(shipment, carrier, ::time::OffsetDateTime::now_utc())?;
-    let builder = request(
-        env,
-        carrier,
-        reqwest::Method::POST,
-        "/shipments",
-        &shipment.id,
-    )?
-    .json(&body);
+    let body = request::shipment_request(shipment, carrier, env.clock.now())?;
+    // The booking attempt's reference: what DHL logs the request under.
+    let builder =
+        request(env, carrier, reqwest::Method::POST, "/shipments", reference)?.json(&body);
     let answer = http::send(NAME, builder).await?;
     if !answer.status.is_success() {
         return Err(refusal(&answer));

@@ -6,12 +6,13 @@ use super::setting;
 use crate::{
     carriers::{
         config_str,
-        wire::{cut, round3},
+        wire::{cut, name_and_streets, round3},
     },
     error::{Error, Result},
     model::{
         carrier::Carrier,
         shipment::{Party, Shipment},
+        timezone,
     },
 };
 
@@ -40,8 +41,13 @@ pub(super) fn shipment_request(
     let declarable = sender.country_code != receiver.country_code
         && !(CUSTOMS_UNION.contains(&sender.country_code.as_str())
             && CUSTOMS_UNION.contains(&receiver.country_code.as_str()));
+    // Times as the origin's clock shows them (MyDHL: "the shipper's local time").
+    let local = timezone::local(
+        now,
+        timezone::zone_of(&sender.country_code, &sender.postal_code),
+    );
     let declared = if declarable {
-        Some(super::customs::declaration(shipment, now.date())?)
+        Some(super::customs::declaration(shipment, local_date(&local))?)
     } else {
         None
     };
@@ -76,7 +82,7 @@ pub(super) fn shipment_request(
     let template = config_str(carrier, "labelTemplate")
         .map_or_else(|| "ECOM26_84_001".to_string(), |t| t.into_owned());
     let mut request = json!({
-        "plannedShippingDateAndTime": planned(now),
+        "plannedShippingDateAndTime": planned(&local),
         "pickup": {"isRequested": false},
         "productCode": settings.product_id,
         "accounts": [{"typeCode": "shipper", "number": setting(carrier, "accountNumber")?}],
@@ -109,17 +115,26 @@ pub(super) fn shipment_request(
     Ok(request)
 }
 
-/// Today at the moment of booking, as MyDHL writes times: `YYYY-MM-DDTHH:MM:SS GMT+00:00`.
-fn planned(now: ::time::OffsetDateTime) -> String {
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02} GMT+00:00",
-        now.year(),
-        u8::from(now.month()),
-        now.day(),
-        now.hour(),
-        now.minute(),
-        now.second()
-    )
+/// The moment of booking as MyDHL writes times, in the shipper's local time with its offset:
+/// `YYYY-MM-DDTHH:MM:SS GMT+01:00`.
+fn planned(local: &jiff::ZonedDateTime) -> String {
+    local.strftime("%Y-%m-%dT%H:%M:%S GMT%:z").to_string()
+}
+
+/// The local date as the customs papers write it.
+fn local_date(local: &jiff::ZonedDateTime) -> ::time::Date {
+    let date = local.date();
+    ::time::Month::try_from(u8::try_from(date.month()).unwrap_or(1))
+        .ok()
+        .and_then(|month| {
+            ::time::Date::from_calendar_date(
+                i32::from(date.year()),
+                month,
+                u8::try_from(date.day()).unwrap_or(1),
+            )
+            .ok()
+        })
+        .unwrap_or(::time::Date::MIN)
 }
 
 fn party_json(p: &Party) -> Result<Value> {
@@ -133,16 +148,25 @@ fn party_json(p: &Party) -> Result<Value> {
                 p.kind, p.name
             ))
         })?;
+    // Company names of 100 characters, three address lines of 45 (what does not fit spills
+    // over).
+    let (company, lines) = name_and_streets(
+        &p.name,
+        100,
+        &[&p.address1, p.address2.as_deref().unwrap_or_default()],
+        45,
+        3,
+    );
     let mut address = json!({
         "postalCode": cut(&p.postal_code, 12), "cityName": cut(&p.city, 45),
-        "countryCode": p.country_code, "addressLine1": cut(&p.address1, 45)
+        "countryCode": p.country_code
     });
-    if let Some(a2) = p.address2.as_deref().filter(|a| !a.is_empty()) {
-        address["addressLine2"] = cut(a2, 45).into();
+    for (i, line) in lines.into_iter().enumerate() {
+        address[format!("addressLine{}", i + 1)] = line.into();
     }
     let mut contact = json!({
         "phone": cut(phone, 70),
-        "companyName": cut(&p.name, 100),
+        "companyName": company,
         "fullName": cut(p.attention.as_deref().filter(|a| !a.is_empty()).unwrap_or(&p.name), 255)
     });
     if let Some(email) = p.email.as_deref().filter(|e| !e.is_empty()) {

@@ -36,8 +36,8 @@ pub(super) fn booking(answer: &Value, parcels: usize, zpl: bool, paper: &str) ->
         .filter_map(|id| id["value"].as_str().map(str::to_string))
         .collect();
     if numbers.len() != parcels {
-        return Err(Error::CarrierUnavailable(format!(
-            "PostNord answered {} item ids for {parcels} parcels; nothing was stored",
+        return Err(Error::CarrierUncertain(format!(
+            "PostNord answered {} item ids for {parcels} parcels; whether it booked cannot be told",
             numbers.len()
         )));
     }
@@ -62,8 +62,9 @@ pub(super) fn booking(answer: &Value, parcels: usize, zpl: bool, paper: &str) ->
         }
         let data = printout["printout"]["data"].as_str().unwrap_or_default();
         let content = STANDARD.decode(data).map_err(|_| {
-            Error::CarrierUnavailable(
-                "PostNord answered a label that is not base64; nothing was stored".into(),
+            Error::CarrierUncertain(
+                "PostNord answered a label that is not base64; whether it booked cannot be told"
+                    .into(),
             )
         })?;
         labels.push(CarrierLabel {
@@ -78,8 +79,8 @@ pub(super) fn booking(answer: &Value, parcels: usize, zpl: bool, paper: &str) ->
         });
     }
     if labels.is_empty() {
-        return Err(Error::CarrierUnavailable(
-            "PostNord answered without labels; nothing was stored".into(),
+        return Err(Error::CarrierUncertain(
+            "PostNord answered without labels; whether it booked cannot be told".into(),
         ));
     }
     Ok(Booking {

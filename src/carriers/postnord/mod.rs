@@ -137,8 +137,13 @@ impl CarrierAdapter for PostNord {
         env: &'a Env,
         shipment: &'a Shipment,
         carrier: &'a Carrier,
+        reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
-        Box::pin(book(env, shipment, carrier))
+        Box::pin(book(env, shipment, carrier, reference))
+    }
+
+    fn calls_out(&self) -> bool {
+        true
     }
 
     fn tracks(&self) -> bool {
@@ -159,10 +164,15 @@ fn base(env: &Env, carrier: &Carrier) -> String {
     api_base(&env.postnord_url, carrier, SANDBOX, PRODUCTION)
 }
 
-async fn book(env: &Env, shipment: &Shipment, carrier: &Carrier) -> Result<Booking> {
+async fn book(
+    env: &Env,
+    shipment: &Shipment,
+    carrier: &Carrier,
+    reference: &str,
+) -> Result<Booking> {
     let zpl = config_str(carrier, "labelFormat").as_deref() == Some("zpl");
     let api_key = required(carrier, NAME, "apiKey")?;
-    let body = request::instruction(shipment, carrier)?;
+    let body = request::instruction(shipment, carrier, reference, env.clock.now())?;
     let url = format!(
         "{}/v3/edi/labels/{}",
         base(env, carrier),

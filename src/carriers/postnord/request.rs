@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use crate::{
     carriers::{
         config_str,
-        wire::{cut, round3},
+        wire::{cut, name_and_streets, round3},
     },
     error::{Error, Result},
     model::{
@@ -16,7 +16,13 @@ use crate::{
 
 /// The EDI instruction for one shipment, its parcels as goods items of one item each; item ids
 /// "0" ask PostNord to number the parcels.
-pub(super) fn instruction(shipment: &Shipment, carrier: &Carrier) -> Result<Value> {
+/// `reference` identifies the request (its `messageId`).
+pub(super) fn instruction(
+    shipment: &Shipment,
+    carrier: &Carrier,
+    reference: &str,
+    now: ::time::OffsetDateTime,
+) -> Result<Value> {
     let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
     let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
         return Err(Error::InvalidState(
@@ -43,9 +49,9 @@ pub(super) fn instruction(shipment: &Shipment, carrier: &Carrier) -> Result<Valu
     }
     let settings = &shipment.body.carrier_settings;
     Ok(json!({
-        "messageDate": crate::model::time::format(::time::OffsetDateTime::now_utc()),
+        "messageDate": crate::model::time::format(now),
         "messageFunction": "Instruction",
-        "messageId": shipment.id,
+        "messageId": reference,
         "updateIndicator": "Original",
         "application": application,
         "shipment": [{
@@ -70,11 +76,15 @@ pub(super) fn instruction(shipment: &Shipment, carrier: &Carrier) -> Result<Valu
 }
 
 fn party_json(p: &Party, consignee: bool) -> Value {
-    let mut streets = vec![cut(&p.address1, 50)];
-    if let Some(a2) = p.address2.as_deref().filter(|a| !a.is_empty()) {
-        streets.push(cut(a2, 50));
-    }
-    let mut name = json!({"name": cut(&p.name, 60)});
+    // Names of 60 characters, three street lines of 50 (what does not fit spills over).
+    let (name, streets) = name_and_streets(
+        &p.name,
+        60,
+        &[&p.address1, p.address2.as_deref().unwrap_or_default()],
+        50,
+        3,
+    );
+    let mut name = json!({"name": name});
     if let Some(att) = p.attention.as_deref().filter(|a| !a.is_empty()) {
         name["careOfName"] = cut(att, 60).into();
     }

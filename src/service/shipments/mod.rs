@@ -90,6 +90,19 @@ pub(crate) fn save(
     change: Change,
     new_documents: &[Document],
 ) -> Result<()> {
+    // A pending shipment may be held by a booking: nothing else changes it meanwhile.
+    match change {
+        Change::Updated(before) if before.status == ShipmentStatus::Pending => booking::guard(
+            tx,
+            before,
+            &shipment.updated_at,
+            shipment.status == ShipmentStatus::Cancelled,
+        )?,
+        Change::Deleted if shipment.status == ShipmentStatus::Pending => {
+            booking::guard(tx, shipment, &shipment.updated_at, false)?
+        }
+        _ => {}
+    }
     match change {
         Change::Created => {
             billing::count_shipment(tx, &shipment.org_id, &shipment.created_at)?;

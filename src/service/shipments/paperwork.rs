@@ -22,11 +22,15 @@ use crate::{
 /// The optional body of a booking.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Object)]
 #[oai(rename = "BookIn", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct BookRequest {
     /// Documents to make besides the labels: `commercial_invoice`, `proforma_invoice`,
     /// `packing_list`. Without it the shipment's shipping rule decides (its
     /// `generateCommercialInvoice`, `generateProformaInvoice` and `generatePackingList`).
     pub documents: Option<Vec<String>>,
+    /// When an earlier booking of the shipment ended without knowing whether the carrier booked
+    /// it (409 `booking_outcome_unknown`): `book_again` gives that attempt up and books anew.
+    pub after_unknown_outcome: Option<crate::model::booking::AfterUnknownOutcome>,
 }
 
 /// The document types a booking body names, checked, in the order booking makes them.
@@ -90,6 +94,26 @@ pub(crate) fn customs_ids(customs: Option<&Customs>) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Refuses what `render` would refuse for the shipment, so that a booking is refused before
+/// the carrier is asked rather than after.
+pub(crate) fn check(kinds: &[&'static str], shipment: &Shipment) -> Result<()> {
+    if kinds.is_empty() {
+        return Ok(());
+    }
+    super::booking::printed_parties(shipment, "customs documents need a sender and a receiver")?;
+    let has_lines = shipment
+        .body
+        .parcels
+        .iter()
+        .any(|p| !p.order_lines.is_empty());
+    if !has_lines && let Some(invoice) = kinds.iter().find(|k| **k != customs::PACKING_LIST) {
+        return Err(Error::InvalidState(format!(
+            "a {invoice} lists the parcels' order lines, and this shipment has none; add order lines or book without it"
+        )));
+    }
+    Ok(())
+}
+
 /// The documents of `kinds` for a shipment whose parcels have their tracking numbers.
 pub(crate) fn render(
     kinds: &[&'static str],
@@ -101,6 +125,7 @@ pub(crate) fn render(
     if kinds.is_empty() {
         return Ok(Vec::new());
     }
+    check(kinds, shipment)?;
     let body = &shipment.body;
     let (sender, receiver) = super::booking::printed_parties(
         shipment,
@@ -124,13 +149,6 @@ pub(crate) fn render(
             })
         })
         .collect();
-    if lines.is_empty()
-        && let Some(invoice) = kinds.iter().find(|k| **k != customs::PACKING_LIST)
-    {
-        return Err(Error::InvalidState(format!(
-            "a {invoice} lists the parcels' order lines, and this shipment has none; add order lines or book without it"
-        )));
-    }
     let input = customs::Input {
         reference: shipment.reference.clone(),
         date: now.to_string(),

@@ -37,7 +37,19 @@ pub async fn create_return(
         let carrier = carrier_of(ctx, db, &ret)?;
         Ok((original, ret, carrier))
     })?;
-    let booked = prepare(ctx, ret.clone(), carrier, now.clone(), Extra::default()).await?;
+    // A return is booked as it is created: no one else can reach it yet, so it needs no claim;
+    // the carrier is told the return's own id.
+    let reference = ret.id.clone();
+    let booked = prepare(
+        ctx,
+        ret.clone(),
+        carrier,
+        now.clone(),
+        Extra::default(),
+        &reference,
+    )
+    .await
+    .map_err(|prepared| prepared.err)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.commit(grant.on(&ret.id), move |tx| {
         let current = require(tx, &org_id, &id)?;

@@ -49,6 +49,22 @@ pub enum Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+impl Error {
+    /// Whether the statement broke a unique constraint (another row holds the key).
+    pub fn is_unique_violation(&self) -> bool {
+        match self {
+            Error::Lite(rusqlite::Error::SqliteFailure(err, _)) => {
+                err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                    || err.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+            }
+            Error::Pg(err) | Error::Prepare { source: err, .. } => {
+                err.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            _ => false,
+        }
+    }
+}
+
 /// The server's own message (and code) of a PostgreSQL error, which its `Display` leaves out.
 fn pg_message(err: &postgres::Error) -> String {
     match err.as_db_error() {

@@ -10,7 +10,7 @@ use super::{
     setup, wait_for_tracking,
 };
 
-const PREFIX: &str = "/mydhlapi/test";
+pub(super) const PREFIX: &str = "/mydhlapi/test";
 const USER: &str = "shipbase-user";
 const PASSWORD: &str = "S3cret!pass";
 /// The top-level keys the create-shipment request may have (additionalProperties: false).
@@ -58,7 +58,7 @@ fn problem(status: u16, title: &str, detail: &str) -> Value {
 }
 
 /// DHL Express as the replay plays it.
-fn dhl(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode, Value) {
+pub(super) fn dhl(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode, Value) {
     if !authorized(seen) || scenario == Scenario::Unauthorized {
         return (StatusCode::UNAUTHORIZED, Value::Null);
     }
@@ -127,6 +127,14 @@ fn dhl(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode, Val
         text(body, &at("/postalAddress/cityName"), 1, 45, v);
         text(body, &at("/postalAddress/countryCode"), 2, 2, v);
         text(body, &at("/postalAddress/addressLine1"), 1, 45, v);
+        for line in ["addressLine2", "addressLine3"] {
+            if body
+                .pointer(&at(&format!("/postalAddress/{line}")))
+                .is_some()
+            {
+                text(body, &at(&format!("/postalAddress/{line}")), 1, 45, v);
+            }
+        }
         text(body, &at("/contactInformation/phone"), 1, 70, v);
         text(body, &at("/contactInformation/companyName"), 1, 100, v);
         text(body, &at("/contactInformation/fullName"), 1, 255, v);
@@ -263,7 +271,7 @@ fn tracking() -> Value {
     ]}]})
 }
 
-fn config(format: &str) -> Value {
+pub(super) fn config(format: &str) -> Value {
     json!({"username": USER, "password": PASSWORD, "accountNumber": "123456789", "sandbox": "true", "labelFormat": format})
 }
 
@@ -371,8 +379,10 @@ async fn refusals_are_422_outages_502_and_dutiable_routes_carry_an_export_declar
             .contains("999: Process failure"),
         "{problem}"
     );
+    // No answer in time: DHL may have booked it, so the shipment waits for a decision.
     replay.set(Scenario::Slow);
-    book().await.problem(502, "carrier_unavailable");
+    book().await.problem(504, "carrier_timeout");
+    book().await.problem(409, "booking_outcome_unknown");
     replay.assert_clean();
     let shipment = shop.shop.get(&id).await;
     assert_eq!(

@@ -2,8 +2,9 @@
 //! the carrier's API written from its published specification (`replay`).
 
 mod dhl_express;
+pub(crate) mod exactly_once;
 mod postnord;
-mod replay;
+pub(crate) mod replay;
 
 use std::time::{Duration, Instant};
 

@@ -12,10 +12,14 @@ use super::{
 use crate::fixtures::id_of;
 
 pub const API_KEY: &str = "0123456789abcdef0123456789abcdef";
-const PREFIX: &str = "/rest/shipment";
+pub(super) const PREFIX: &str = "/rest/shipment";
 
 /// PostNord as the replay plays it.
-fn postnord(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode, Value) {
+pub(super) fn postnord(
+    seen: &Seen,
+    scenario: Scenario,
+    v: &mut Vec<String>,
+) -> (StatusCode, Value) {
     if seen.query("apikey") != Some(API_KEY) {
         return (
             StatusCode::UNAUTHORIZED,
@@ -49,6 +53,7 @@ fn postnord(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode
     if time::OffsetDateTime::parse(&date, &time::format_description::well_known::Rfc3339).is_err() {
         v.push(format!("messageDate {date:?} is not a date-time"));
     }
+    text(body, "/messageId", 1, 35, v);
     one_of(
         body,
         "/updateIndicator",
@@ -86,6 +91,12 @@ fn postnord(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode
             text(body, &p("/address/postalCode"), 1, 20, v);
             text(body, &p("/address/city"), 1, 35, v);
             text(body, &p("/address/countryCode"), 2, 2, v);
+            for (n, _) in array(body, &p("/address/streets"), 1, 3, v)
+                .iter()
+                .enumerate()
+            {
+                text(body, &p(&format!("/address/streets/{n}")), 1, 50, v);
+            }
         }
         for (g, _) in array(body, &at("/goodsItem"), 1, 200, v).iter().enumerate() {
             for (n, _) in array(body, &at(&format!("/goodsItem/{g}/items")), 1, 200, v)
@@ -169,7 +180,7 @@ fn tracking(id: &str) -> Value {
     ]}]}]}})
 }
 
-fn config(format: &str) -> Value {
+pub(super) fn config(format: &str) -> Value {
     json!({"apiKey": API_KEY, "customerNumber": "1234567890", "issuerCode": "Z12", "sandbox": true, "labelFormat": format})
 }
 
@@ -264,12 +275,14 @@ async fn refusals_are_422_naming_what_postnord_refused_and_outages_502_with_noth
         problem["detail"].as_str().unwrap().contains("503"),
         "{problem}"
     );
+    // No answer in time: PostNord may have booked it, so the shipment waits for a decision.
     replay.set(Scenario::Slow);
-    let problem = book().await.problem(502, "carrier_unavailable");
+    let problem = book().await.problem(504, "carrier_timeout");
     assert!(
         problem["detail"].as_str().unwrap().contains("in time"),
         "{problem}"
     );
+    book().await.problem(409, "booking_outcome_unknown");
     replay.assert_clean();
     let shipment = shop.shop.get(&id).await;
     assert_eq!(

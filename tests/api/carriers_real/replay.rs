@@ -4,7 +4,13 @@
 //! kept in `violations` and answered 400, so a test fails on any request the real API would
 //! refuse. Answers are written from the specification's schemas and examples.
 
-use std::sync::{Arc, Mutex};
+use std::{
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
 
 use poem::{
     Body, Request, Response, Route, endpoint::make, http::StatusCode, listener::TcpAcceptor,
@@ -54,6 +60,10 @@ pub struct Replay {
     pub seen: Arc<Mutex<Vec<Seen>>>,
     pub violations: Arc<Mutex<Vec<String>>>,
     scenario: Arc<Mutex<Scenario>>,
+    /// How long the carrier takes to answer (before `Slow`'s own 3 s).
+    delay: Arc<Mutex<Duration>>,
+    /// Requests that reached the replay, counted as they arrive (an answer may come later).
+    arrivals: Arc<AtomicUsize>,
 }
 
 impl Replay {
@@ -65,6 +75,8 @@ impl Replay {
             seen: Arc::default(),
             violations: Arc::default(),
             scenario: Arc::new(Mutex::new(Scenario::Ok)),
+            delay: Arc::default(),
+            arrivals: Arc::default(),
         };
         let state = replay.clone();
         let app = Route::new().at(
@@ -84,7 +96,10 @@ impl Replay {
                         headers: request.headers().clone(),
                         body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
                     };
+                    state.arrivals.fetch_add(1, Ordering::SeqCst);
                     let scenario = *state.scenario.lock().unwrap();
+                    let delay = *state.delay.lock().unwrap();
+                    tokio::time::sleep(delay).await;
                     if scenario == Scenario::Slow {
                         tokio::time::sleep(std::time::Duration::from_secs(3)).await;
                     }
@@ -114,6 +129,16 @@ impl Replay {
 
     pub fn set(&self, scenario: Scenario) {
         *self.scenario.lock().unwrap() = scenario;
+    }
+
+    /// Makes every answer take `delay` (a slow carrier).
+    pub fn set_delay(&self, delay: Duration) {
+        *self.delay.lock().unwrap() = delay;
+    }
+
+    /// How many requests have reached the carrier so far, answered or not.
+    pub fn arrived(&self) -> usize {
+        self.arrivals.load(Ordering::SeqCst)
     }
 
     pub fn requests(&self) -> Vec<Seen> {

@@ -1,0 +1,77 @@
+//! A shipment's documents as files to download.
+
+use crate::{
+    error::{Error, Result},
+    model::document::Document,
+    service::{Actor, Ctx, operations as ops, shipments::require},
+    store,
+};
+
+/// A document as a file to download, with the name to save it under.
+pub struct Download {
+    pub document: Document,
+    /// `<reference>-<documentType>-<n>.<format>` (DESIGN §17): `n` counts the shipment's
+    /// documents of that type from 1; characters other than ASCII letters, digits, `.`, `_` and
+    /// `-` become `_`.
+    pub filename: String,
+}
+
+/// A document of a shipment, for raw download.
+pub async fn document(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    shipment_id: &str,
+    id: &str,
+) -> Result<Download> {
+    actor.authorize(org_id, &ops::GET_SHIPMENT_DOCUMENT)?;
+    ctx.db.point(|db| {
+        let shipment = require(db, org_id, shipment_id)?;
+        let document =
+            store::documents::get(db, org_id, shipment_id, id)?.ok_or(Error::NotFound)?;
+        let n = store::documents::ordinal(db, org_id, shipment_id, id)?.unwrap_or(1);
+        let filename = filename(&shipment.reference, &document, n);
+        Ok(Download { document, filename })
+    })
+}
+
+fn filename(reference: &str, document: &Document, n: usize) -> String {
+    let name = format!(
+        "{reference}-{}-{n}.{}",
+        document.document_type, document.format
+    );
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_keep_only_safe_characters() {
+        let document = Document {
+            id: "doc_1".into(),
+            org_id: "org_1".into(),
+            shipment_id: "shp_1".into(),
+            document_type: "label".into(),
+            format: "pdf".into(),
+            size: "A4".into(),
+            content: poem_openapi::types::Base64(Vec::new()),
+            created_at: String::new(),
+            updated_at: String::new(),
+        };
+        assert_eq!(
+            filename("Order #12/\"Łódź\"", &document, 2),
+            "Order__12____d__-label-2.pdf"
+        );
+        assert_eq!(filename("REF-1001", &document, 1), "REF-1001-label-1.pdf");
+    }
+}

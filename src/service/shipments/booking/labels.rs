@@ -1,0 +1,146 @@
+//! The labels and papers of a booking that Shipbase makes or takes from the carrier.
+
+use poem_openapi::types::Base64;
+
+use crate::{
+    carriers::{
+        CarrierLabel,
+        label::{self, LabelAddress, LabelInput, LabelSize},
+    },
+    error::{Error, Result},
+    model::{
+        carrier::Carrier,
+        document::{self, Document},
+        ids,
+        shipment::{Party, Shipment},
+    },
+};
+
+/// The carrier's own label files as the shipment's label documents.
+pub(super) fn carrier_labels(
+    shipment: &Shipment,
+    labels: Vec<CarrierLabel>,
+    now: &str,
+) -> Vec<Document> {
+    labels
+        .into_iter()
+        .map(|label| Document {
+            id: ids::new(ids::DOCUMENT),
+            org_id: shipment.org_id.clone(),
+            shipment_id: shipment.id.clone(),
+            document_type: document::LABEL.into(),
+            format: label.format.into(),
+            size: label.size.into(),
+            content: Base64(label.content),
+            created_at: now.to_string(),
+            updated_at: now.to_string(),
+        })
+        .collect()
+}
+
+/// One label per parcel, in the carrier's configured size (A4 unless `labelSize` says 100X150)
+/// and format (PDF unless `labelFormat` says zpl; ZPL labels are always 100X150).
+pub(super) fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Document>> {
+    let size = carrier
+        .fields
+        .config
+        .get("labelSize")
+        .and_then(|v| v.as_str())
+        .and_then(LabelSize::parse)
+        .unwrap_or(LabelSize::A4);
+    let zpl = carrier
+        .fields
+        .config
+        .get("labelFormat")
+        .and_then(|v| v.as_str())
+        == Some("zpl");
+    let size = if zpl { LabelSize::Label100x150 } else { size };
+    let (sender, receiver) = printed_parties(
+        shipment,
+        "a shipment needs a sender and a receiver to be labelled",
+    )?;
+    let count = shipment.body.parcels.len();
+    let carrier_name = carrier_name(carrier);
+    shipment
+        .body
+        .parcels
+        .iter()
+        .enumerate()
+        .map(|(i, parcel)| {
+            let input = LabelInput {
+                carrier_name: carrier_name.to_string(),
+                product: shipment.body.carrier_settings.product_id.clone(),
+                services: shipment.body.carrier_settings.services.clone(),
+                tracking_number: parcel.tracking_number.clone().unwrap_or_default(),
+                reference: shipment.reference.clone(),
+                sender: sender.clone(),
+                receiver: receiver.clone(),
+                weight_kg: parcel.weight_kg(),
+                parcel_index: i + 1,
+                parcel_count: count,
+                created_at: now.to_string(),
+            };
+            Ok(Document {
+                id: ids::new(ids::DOCUMENT),
+                org_id: shipment.org_id.clone(),
+                shipment_id: shipment.id.clone(),
+                document_type: document::LABEL.into(),
+                format: if zpl { document::ZPL } else { document::PDF }.into(),
+                size: size.as_str().into(),
+                content: Base64(if zpl {
+                    if input.tracking_number.is_empty() {
+                        return Err(Error::Internal("a parcel has no tracking number".into()));
+                    }
+                    label::zpl::render(&input).into_bytes()
+                } else {
+                    label::render(&input, size)?
+                }),
+                created_at: now.to_string(),
+                updated_at: now.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The carrier's name as labels print it: its config's `carrierName`, else its own name.
+pub(super) fn carrier_name(carrier: &Carrier) -> &str {
+    carrier
+        .fields
+        .config
+        .get("carrierName")
+        .and_then(|v| v.as_str())
+        .unwrap_or(&carrier.fields.name)
+}
+
+/// The shipment's sender and receiver as documents print them; `missing` is the error's text
+/// when one is missing.
+pub(in crate::service::shipments) fn printed_parties(
+    shipment: &Shipment,
+    missing: &str,
+) -> Result<(LabelAddress, LabelAddress)> {
+    let party = |kind: &str| {
+        shipment
+            .body
+            .parties
+            .iter()
+            .find(|p| p.kind == kind)
+            .map(address)
+    };
+    match (party("sender"), party("receiver")) {
+        (Some(sender), Some(receiver)) => Ok((sender, receiver)),
+        _ => Err(Error::InvalidState(missing.into())),
+    }
+}
+
+fn address(p: &Party) -> LabelAddress {
+    LabelAddress {
+        name: p.name.clone(),
+        attention: p.attention.clone(),
+        address1: p.address1.clone(),
+        address2: p.address2.clone(),
+        postal_code: p.postal_code.clone(),
+        city: p.city.clone(),
+        country_code: p.country_code.clone(),
+        phone: p.phone.clone(),
+    }
+}

@@ -10,7 +10,6 @@ use poem::{
     http::{HeaderValue, StatusCode, header},
     web::Html,
 };
-use poem_openapi::OpenApiService;
 
 use crate::{
     api::{
@@ -19,26 +18,12 @@ use crate::{
         security::QUOTA,
     },
     server::{self, body::Verdict, client::Proxies},
-    service::{Ctx, request},
+    service::{Ctx, access::request},
 };
-
-/// Files under static/, compiled into the binary.
-#[derive(rust_embed::RustEmbed)]
-#[folder = "static/"]
-pub struct Assets;
-
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// The OpenAPI service describing every REST operation.
-pub fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
-    OpenApiService::new(api::all(), "Shipbase", VERSION).description(
-        "Self-hosted shipping management: organizations, carriers, shipments, orders and webhooks.",
-    )
-}
 
 /// The whole application as one endpoint.
 pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
-    let api = openapi();
+    let api = api::openapi::service();
     // Swagger UI embeds the document it shows: give it the one /openapi.json serves.
     let docs = api
         .swagger_ui_html()
@@ -80,28 +65,11 @@ pub async fn serve(
     crate::service::order_channels::seal_plain_secrets(&ctx)
         .await
         .map_err(|e| std::io::Error::other(format!("cannot seal stored secrets: {e}")))?;
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let worker = tokio::spawn(crate::service::webhooks::worker::run(
-        ctx.clone(),
-        stopped,
-        grace,
-    ));
-    let printer = tokio::spawn(crate::service::printing::run(
-        ctx.clone(),
-        stop.subscribe(),
-        grace,
-    ));
-    let tracker = tokio::spawn(crate::service::shipments::carrier_tracking::run(
-        ctx.clone(),
-        stop.subscribe(),
-    ));
+    let jobs = crate::service::jobs::start(&ctx, grace);
     let limits = server::Limits::of(&ctx.config);
     let app = build(ctx);
     let served = server::run(listener, app, limits, shutdown, grace).await;
-    let _ = stop.send(true);
-    let _ = worker.await;
-    let _ = printer.await;
-    let _ = tracker.await;
+    jobs.stop().await;
     served
 }
 

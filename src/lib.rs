@@ -2,8 +2,10 @@
 
 /// REST API: poem-openapi operations, problem+json, authentication.
 pub mod api;
-/// The HTTP application: routes, middleware, server.
+/// The HTTP application: routes and middleware; it composes and starts, nothing more.
 pub mod app;
+/// Files under static/, compiled into the binary.
+pub mod assets;
 /// Blocking work off the async workers.
 pub mod blocking;
 /// Carrier adapters.
@@ -14,12 +16,13 @@ pub mod cli;
 pub mod config;
 /// The domain error.
 pub mod error;
-/// Webhook delivery below the service: signatures, the address guard, the sender, retries.
-pub mod events;
 /// The MCP endpoint for AI agents.
 pub mod mcp;
 /// Plain types and rules, no I/O.
 pub mod model;
+/// Requests to addresses users give (webhooks, printers): the resolver, the private-network
+/// guard, the sender.
+pub mod outbound;
 /// The HTTP server under the routes: connection limits and timeouts, bounded bodies, the
 /// client's address.
 pub mod server;
@@ -31,3 +34,6 @@ pub mod store;
 pub mod vault;
 /// The pages and the OAuth authorization server's endpoints.
 pub mod web;
+
+/// This build's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -11,7 +11,7 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::org::{ApiToken, ApiTokenPage},
+    model::api_token::{ApiToken, ApiTokenPage},
     service::{
         Ctx,
         api_tokens::{self, CreatedToken, NewToken, Rename},

@@ -5,7 +5,7 @@ use poem_openapi::{ApiResponse, OpenApi, param::Path, payload::Binary};
 
 use crate::{
     api::{ApiTags, body::JsonBody, problem::ApiResult, security::BearerAuth},
-    model::merge::MergeRequest,
+    model::pdf_merge::MergeRequest,
     service::{Ctx, documents},
 };
 

@@ -2,7 +2,7 @@
 
 use poem_openapi::{OpenApi, payload::Html};
 
-use crate::app::Assets;
+use crate::assets::Assets;
 
 pub struct HomeApi;
 

@@ -14,7 +14,7 @@ use crate::{
     error::Error,
     service::{
         Ctx,
-        idempotency::{self, Answer, Begin},
+        input::idempotency::{self, Answer, Begin},
     },
 };
 

@@ -13,7 +13,7 @@ use crate::{
     },
     model::{
         audit::AuditPage,
-        org::{Member, MemberPage},
+        member::{Member, MemberPage},
     },
     service::{
         Ctx, audit,

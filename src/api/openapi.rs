@@ -6,15 +6,23 @@
 
 use std::sync::OnceLock;
 
+use poem_openapi::OpenApiService;
 use serde_json::{Map, Value};
 
 use crate::service::operations;
+
+/// The OpenAPI service describing every REST operation.
+pub fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
+    OpenApiService::new(super::all(), "Shipbase", crate::VERSION).description(
+        "Self-hosted shipping management: organizations, carriers, shipments, orders and webhooks.",
+    )
+}
 
 /// The document, made once.
 pub fn document() -> &'static Value {
     static DOCUMENT: OnceLock<Value> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
-        let spec = crate::app::openapi().spec();
+        let spec = service().spec();
         let mut document: Value = serde_json::from_str(&spec).unwrap_or_default();
         describe_operations(&mut document);
         prune_schemas(&mut document);

@@ -11,7 +11,7 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::order::{OrderChannelPage, OrderChannelView},
+    model::order_channel::{OrderChannelPage, OrderChannelView},
     service::{
         Ctx,
         order_channels::{self, NewChannel},

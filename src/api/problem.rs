@@ -14,7 +14,7 @@ use poem_openapi::{
 
 use crate::{
     error::{Error, FieldError},
-    service::rate_limit::Quota,
+    service::access::rate_limit::Quota,
 };
 
 /// The `RateLimit-*` headers of a quota (IETF draft RateLimit header fields).

@@ -9,7 +9,10 @@ use std::cell::Cell;
 
 use crate::{
     api::problem::ApiError,
-    service::{Actor, Ctx, auth, rate_limit::Quota},
+    service::{
+        Actor, Ctx,
+        access::{auth, rate_limit::Quota},
+    },
 };
 
 tokio::task_local! {

@@ -11,7 +11,7 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::address::{AddressFields, SenderAddress, SenderAddressPage},
+    model::sender_address::{AddressFields, SenderAddress, SenderAddressPage},
     service::{Ctx, sender_addresses},
 };
 

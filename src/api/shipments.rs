@@ -21,7 +21,7 @@ use crate::{
     },
     service::{
         Ctx,
-        merge::MergePatch,
+        input::merge_patch::MergePatch,
         shipments::{self, ListQuery, ShipmentPatch},
     },
 };

@@ -11,7 +11,7 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::rule::{RuleFields, RuleView, ShippingRulePage},
+    model::shipping_rule::{RuleFields, RuleView, ShippingRulePage},
     service::{Ctx, shipping_rules},
 };
 

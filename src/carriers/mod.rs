@@ -215,7 +215,7 @@ impl Env {
             return Ok(client);
         }
         let client = reqwest::Client::builder()
-            .dns_resolver(crate::events::dns::Resolver::shared())
+            .dns_resolver(crate::outbound::dns::Resolver::shared())
             .connect_timeout(std::time::Duration::from_secs(10))
             .timeout(self.timeout)
             .redirect(reqwest::redirect::Policy::none())

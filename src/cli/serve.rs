@@ -61,7 +61,7 @@ pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<
             base_url,
             data_dir,
             storage,
-            version = app::VERSION,
+            version = crate::VERSION,
             "shipbase is serving"
         );
         app::serve(ctx, listener, shutdown_signal())

@@ -5,7 +5,7 @@ use std::io::BufRead;
 use poem_openapi::types::{MaybeUndefined, ToJSON};
 
 use crate::{
-    model::{org::UserView, role::Role},
+    model::{role::Role, user::UserView},
     service::{
         Actor, Ctx, Input,
         members::{self, MemberPatch, NewMember},

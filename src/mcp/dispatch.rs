@@ -18,7 +18,7 @@ use crate::{
     api::{idempotent, problem::ApiError, security},
     error::{Error, FieldError},
     mcp::catalog::{IDEMPOTENCY_KEY, Tool},
-    service::{Actor, Ctx, strict},
+    service::{Actor, Ctx, input::strict},
 };
 
 /// What a tool call answered.
@@ -44,7 +44,7 @@ pub struct File {
 fn rest() -> &'static BoxEndpoint<'static> {
     static REST: OnceLock<BoxEndpoint<'static>> = OnceLock::new();
     REST.get_or_init(|| {
-        crate::app::openapi()
+        crate::api::openapi::service()
             .into_endpoint()
             .map_to_response()
             .boxed()

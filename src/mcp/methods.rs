@@ -5,14 +5,14 @@
 use serde_json::{Map, Value, json};
 
 use crate::{
-    app::VERSION,
+    VERSION,
     mcp::{
         catalog::{self, Tool},
         dispatch::{self, Outcome},
         era::{LEGACY, META_SERVER_INFO, MODERN, SUPPORTED},
         jsonrpc::{Failure, INVALID_PARAMS, Message},
     },
-    service::{Actor, Ctx, actor::Principal},
+    service::{Actor, Ctx, access::actor::Principal},
 };
 
 /// How long a client may reuse the server description and tool list: they change only with

@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::{
     api::security,
     error::Error,
-    service::{Actor, Ctx, actor::Principal, oauth},
+    service::{Actor, Ctx, access::actor::Principal, oauth},
 };
 
 pub mod catalog;
@@ -23,12 +23,11 @@ pub mod era;
 pub mod jsonrpc;
 mod methods;
 pub mod schema;
-pub mod sessions;
 
+use crate::service::access::mcp_sessions::{self as sessions, Session};
 use era::Era;
 use jsonrpc::{Failure, Framing, Incoming, Message, answer};
 use methods::Revision;
-use sessions::Session;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 

@@ -6,7 +6,7 @@ use poem_openapi::Object;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::model::address::SenderAddress;
+use crate::model::sender_address::SenderAddress;
 
 /// The writable fields of a carrier: the body of a create or a full replacement.
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]

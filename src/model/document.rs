@@ -6,6 +6,11 @@ pub const LABEL: &str = "label";
 pub const PDF: &str = "pdf";
 pub const ZPL: &str = "zpl";
 
+/// A file as a document carries it: its bytes, base64 on the wire.
+pub fn content(bytes: Vec<u8>) -> Base64<Vec<u8>> {
+    Base64(bytes)
+}
+
 /// A document of a shipment; `content` is the file, base64-encoded.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]

@@ -2,8 +2,8 @@
 //! public representation of each resource (poem-openapi `Object`s, shared by REST, MCP, the CLI's
 //! `--json` and webhook payloads; serde for the JSON columns and request bodies).
 
-/// Sender addresses.
-pub mod address;
+/// API tokens.
+pub mod api_token;
 /// The audit log: who wrote what, when and from where.
 pub mod audit;
 /// Booking attempts: the claim a booking holds on its shipment, and its outcome.
@@ -18,28 +18,34 @@ pub mod document;
 pub mod event;
 /// `<kind>_<ULID>` identifiers.
 pub mod ids;
-/// A batch print request (documents of several shipments as one PDF).
-pub mod merge;
+/// Members of an organization and their roles there.
+pub mod member;
 /// Networks as the configuration writes them (addresses and CIDR blocks).
 pub mod net;
 /// OAuth clients, agent connections and authorization codes.
 pub mod oauth;
-/// Orders and order channels.
+/// Orders.
 pub mod order;
-/// Organizations, users, members and API tokens.
+/// Order channels.
+pub mod order_channel;
+/// Organizations.
 pub mod org;
 /// Pages of a list and their envelope.
 pub mod page;
+/// A batch print request (documents of several shipments as one PDF).
+pub mod pdf_merge;
 /// Network printers and print jobs.
 pub mod printer;
 /// Roles in an organization and the scopes each caps a credential at.
 pub mod role;
-/// Shipping rules and their conditions.
-pub mod rule;
 /// Scopes (`read:shipments`, `write:all`) and what they grant.
 pub mod scope;
+/// Sender addresses.
+pub mod sender_address;
 /// Shipments: parties, parcels, order lines, tracking.
 pub mod shipment;
+/// Shipping rules and their conditions.
+pub mod shipping_rule;
 /// Taking units out of a parcel: split and batch split math.
 pub mod split;
 /// Statuses of shipments, orders and tracking, and the shipment status machine.
@@ -50,6 +56,8 @@ pub mod time;
 pub mod timezone;
 /// Plan counters.
 pub mod usage;
+/// Users.
+pub mod user;
 /// Field-level validation that collects every problem of a request.
 pub mod validate;
 /// Webhook endpoints and their delivery log.

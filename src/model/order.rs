@@ -1,59 +1,13 @@
-//! Orders and order channels (SPEC §2 Order, DESIGN §8), and how an order's status follows its
-//! shipments.
+//! Orders (SPEC §2 Order, DESIGN §8), and how an order's status follows its shipments.
 
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::{
-    rule::ShippingRuleSummary, shipment::ShipmentSummary, status::OrderStatus, validate::Violations,
+    order_channel::OrderChannelRef, shipment::ShipmentSummary, shipping_rule::ShippingRuleSummary,
+    status::OrderStatus, validate::Violations,
 };
-
-pub const CHANNEL_TYPES: [&str; 2] = ["manual", "shopify"];
-
-/// A channel orders come in through, as stored.
-#[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "OrderChannelRecord", rename_all = "camelCase")]
-pub struct OrderChannel {
-    pub id: String,
-    pub name: String,
-    /// `manual` or `shopify`.
-    #[oai(rename = "type")]
-    pub kind: String,
-    pub shop_domain: Option<String>,
-    /// The secret Shopify signs its webhooks with, sealed with the vault's key as stored; in
-    /// clear only in the answer that creates the channel.
-    #[oai(skip)]
-    pub webhook_secret: Option<String>,
-    pub org_id: String,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-/// An order channel.
-#[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "OrderChannel", rename_all = "camelCase")]
-pub struct OrderChannelView {
-    #[oai(flatten)]
-    pub channel: OrderChannel,
-    /// Where Shopify delivers orders/create and orders/updated (shopify channels).
-    pub webhook_url: Option<String>,
-    /// The webhook signing secret: present only in the response that creates the channel.
-    #[oai(skip_serializing_if_is_none)]
-    pub webhook_secret: Option<String>,
-}
-
-impl OrderChannelView {
-    /// The channel as shown; `secret`, in clear, only in the answer that creates it.
-    pub fn new(channel: OrderChannel, base_url: &str, secret: Option<String>) -> OrderChannelView {
-        OrderChannelView {
-            webhook_url: (channel.kind == "shopify")
-                .then(|| format!("{base_url}/channels/{}/shopify/orders", channel.id)),
-            webhook_secret: secret,
-            channel,
-        }
-    }
-}
 
 /// A line of an order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Object)]
@@ -176,15 +130,6 @@ impl NewOrder {
     }
 }
 
-/// `{id, name, type}` of an order's channel.
-#[derive(Clone, Debug, PartialEq, Object)]
-pub struct OrderChannelRef {
-    pub id: String,
-    pub name: String,
-    #[oai(rename = "type")]
-    pub kind: String,
-}
-
 /// An order with its channel, its shipments and its rule (SPEC §2 Order).
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename = "Order", rename_all = "camelCase")]
@@ -197,7 +142,6 @@ pub struct OrderView {
 }
 
 crate::page_of!(OrderPage, OrderView);
-crate::page_of!(OrderChannelPage, OrderChannelView);
 
 impl OrderLine {
     /// The weight of one unit in kilograms (0 when unknown).

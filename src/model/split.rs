@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::model::{
     ids,
-    shipment::{OrderLine, Parcel},
+    shipment::{Parcel, ParcelOrderLine},
 };
 
 /// Move `quantity` units of the order line `line_id`.
@@ -82,12 +82,12 @@ pub fn take(parcel: &Parcel, plan: &[Vec<Take>]) -> Result<Taken, SplitError> {
     let parts: Vec<Parcel> = plan
         .iter()
         .map(|takes| {
-            let mut lines: Vec<OrderLine> = Vec::new();
+            let mut lines: Vec<ParcelOrderLine> = Vec::new();
             for t in takes {
                 if let Some(existing) = lines.iter_mut().find(|l| l.id == t.line_id) {
                     existing.quantity += t.quantity;
                 } else if let Some(source) = parcel.order_lines.iter().find(|l| l.id == t.line_id) {
-                    lines.push(OrderLine {
+                    lines.push(ParcelOrderLine {
                         quantity: t.quantity,
                         ..source.clone()
                     });
@@ -115,12 +115,12 @@ pub fn take(parcel: &Parcel, plan: &[Vec<Take>]) -> Result<Taken, SplitError> {
         })
         .collect();
 
-    let left: Vec<OrderLine> = parcel
+    let left: Vec<ParcelOrderLine> = parcel
         .order_lines
         .iter()
         .filter_map(|l| {
             let quantity = l.quantity - asked.get(l.id.as_str()).copied().unwrap_or(0);
-            (quantity > 0).then(|| OrderLine {
+            (quantity > 0).then(|| ParcelOrderLine {
                 quantity,
                 ..l.clone()
             })
@@ -144,8 +144,8 @@ mod tests {
 
     use super::*;
 
-    fn line(id: &str, sku: &str, quantity: i64) -> OrderLine {
-        OrderLine {
+    fn line(id: &str, sku: &str, quantity: i64) -> ParcelOrderLine {
+        ParcelOrderLine {
             id: id.into(),
             sku: sku.into(),
             quantity,
@@ -159,7 +159,7 @@ mod tests {
         }
     }
 
-    fn parcel(weight: f64, lines: Vec<OrderLine>) -> Parcel {
+    fn parcel(weight: f64, lines: Vec<ParcelOrderLine>) -> Parcel {
         Parcel {
             id: "prc_1".into(),
             weight,

@@ -6,16 +6,18 @@ use serde::Deserialize;
 use crate::{
     error::{Error, Result},
     model::{
+        api_token::{ApiToken, ApiTokenPage, Origin},
         ids,
-        org::{ApiToken, ApiTokenPage, Origin, UserRef},
         scope::ScopeSet,
         time,
         usage::Limit,
+        user::UserRef,
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, actor::Principal, auth, billing, operations as ops,
-        page_query,
+        Actor, Ctx, Input, PageParams,
+        access::{actor::Principal, auth},
+        billing, operations as ops, page_query,
     },
     store,
 };
@@ -84,7 +86,7 @@ pub async fn create(
         return Err(Error::InsufficientScope(scopes.to_string()));
     }
     let token = auth::generate_token()?;
-    let hash = auth::hash_token(&token);
+    let hash = crate::service::access::secret::hash(&token);
     let token_prefix: String = token.chars().take(12).collect();
     let id = ids::new(ids::API_TOKEN);
     let origin = origin(actor);

@@ -3,7 +3,7 @@
 use crate::{
     carriers::pdf_merge,
     error::{Error, Result},
-    model::{document, merge::MergeRequest},
+    model::{document, pdf_merge::MergeRequest},
     service::{Actor, Ctx, Input, operations as ops, shipments},
     store,
 };

@@ -7,7 +7,7 @@
 use crate::{
     error::Result,
     model::time,
-    service::{Ctx, idempotency},
+    service::{Ctx, input::idempotency},
     store,
 };
 
@@ -19,10 +19,13 @@ pub async fn run(ctx: &Ctx) -> Result<()> {
     let events_before = now - ::time::Duration::days(i64::from(ctx.config.webhooks.retention_days));
     let keys_before = time::format(now - ::time::Duration::hours(idempotency::KEEP_HOURS));
     let clients_before = time::format(now - ::time::Duration::days(UNUSED_CLIENT_DAYS));
-    let mcp_before =
-        time::format(now - ::time::Duration::seconds(crate::mcp::sessions::IDLE_SECONDS));
+    let mcp_before = time::format(
+        now - ::time::Duration::seconds(crate::service::access::mcp_sessions::IDLE_SECONDS),
+    );
     let failures_before = time::format(
-        now - ::time::Duration::seconds(crate::service::login_throttle::FORGET_AFTER_SECONDS),
+        now - ::time::Duration::seconds(
+            crate::service::access::login_throttle::FORGET_AFTER_SECONDS,
+        ),
     );
     let now = time::format(now);
     let removed = ctx
@@ -49,7 +52,7 @@ mod tests {
     use super::*;
     use crate::{
         config::Config,
-        model::{ids, oauth::Client, org::User, time::Clock},
+        model::{ids, oauth::Client, time::Clock, user::User},
     };
 
     #[tokio::test]

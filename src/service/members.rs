@@ -10,7 +10,7 @@ use serde::Deserialize;
 use crate::{
     error::{Error, Result},
     model::{
-        org::{Member, MemberPage},
+        member::{Member, MemberPage},
         role::Role,
         usage::Limit,
         validate::Violations,

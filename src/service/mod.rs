@@ -6,28 +6,30 @@ use std::{ops::Deref, sync::Arc};
 use crate::{
     config::Config,
     error::{Error, Result},
-    events::sender::Sender,
     model::{
         time::{self, Clock},
         validate::Violations,
+    },
+    outbound::sender::Sender,
+    service::{
+        access::{grant, rate_limit},
+        input::{idempotency, strict},
     },
     store::{self, Db, PageQuery},
     vault::Vault,
 };
 
-pub mod actor;
+pub mod access;
 pub mod api_tokens;
 pub mod audit;
-pub mod auth;
 pub mod billing;
 pub mod carriers;
 pub mod documents;
 mod emit;
 pub mod housekeeping;
-pub mod idempotency;
-pub mod login_throttle;
+pub mod input;
+pub mod jobs;
 pub mod members;
-pub mod merge;
 pub mod oauth;
 pub mod operations;
 pub mod order_channels;
@@ -36,18 +38,14 @@ pub mod orgs;
 pub mod printers;
 pub mod printing;
 pub mod quotes;
-pub mod rate_limit;
-pub mod request;
 pub mod seed;
 pub mod sender_addresses;
-pub mod sessions;
 pub mod shipments;
 pub mod shipping_rules;
-pub mod strict;
 pub mod users;
 pub mod webhooks;
 
-pub use actor::Actor;
+pub use access::actor::Actor;
 
 /// Everything an operation needs: the database, the configuration, the clock, the vault for
 /// stored secrets and the webhook sender.
@@ -137,12 +135,12 @@ impl Ctx {
 
     /// The write that carries out an operation `grant` allows: runs `f` as one unit of work and
     /// records the audit entry in the same transaction.
-    pub(crate) async fn write<T, F>(&self, grant: impl Into<audit::Grant>, f: F) -> Result<T>
+    pub(crate) async fn write<T, F>(&self, grant: impl Into<grant::Grant>, f: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
     {
-        let grant: audit::Grant = grant.into();
+        let grant: grant::Grant = grant.into();
         let now = self.now();
         self.db
             .write(move |tx| {
@@ -156,12 +154,12 @@ impl Ctx {
     /// The write that completes an operation: `write`, and, when the request holds an
     /// idempotency key, `f`'s answer (with the operation's status) stored in the same
     /// transaction.
-    pub(crate) async fn commit<T, F>(&self, grant: impl Into<audit::Grant>, f: F) -> Result<T>
+    pub(crate) async fn commit<T, F>(&self, grant: impl Into<grant::Grant>, f: F) -> Result<T>
     where
         T: poem_openapi::types::ToJSON + Send + 'static,
         F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
     {
-        let grant: audit::Grant = grant.into();
+        let grant: grant::Grant = grant.into();
         let slot = idempotency::current();
         let vault = self.vault.clone();
         let status = grant.operation.status();

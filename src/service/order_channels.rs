@@ -7,7 +7,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        order::{CHANNEL_TYPES, OrderChannel, OrderChannelPage, OrderChannelView},
+        order_channel::{CHANNEL_TYPES, OrderChannel, OrderChannelPage, OrderChannelView},
         usage::Limit,
         validate::Violations,
     },

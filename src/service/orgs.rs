@@ -7,10 +7,11 @@ use crate::{
     error::{Error, Result},
     model::{
         country, ids,
-        org::{self, Org, UserView},
+        org::{self, Org},
+        user::UserView,
         validate::{Violations, is_email},
     },
-    service::{Actor, Ctx, Input, audit::Grant, operations as ops, users},
+    service::{Actor, Ctx, Input, access::grant::Grant, operations as ops, users},
     store,
 };
 
@@ -60,7 +61,7 @@ pub struct CreatedOrg {
 pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<CreatedOrg> {
     if !(actor.is_admin() || actor.staff || ctx.config.signup.open) {
         return Err(match actor.principal {
-            crate::service::actor::Principal::Anonymous => Error::Unauthenticated,
+            crate::service::access::actor::Principal::Anonymous => Error::Unauthenticated,
             _ => Error::InsufficientScope("staff".into()),
         });
     }
@@ -105,7 +106,7 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
     // Making someone the owner of an organization they did not ask for is for staff only, and
     // only when asked for by name (DESIGN §19).
     let may_attach = input.existing_user == Some(ExistingUser::Attach) && actor.staff;
-    let grant = Grant::new(actor, &org.id, &ops::CREATE_ORGANIZATION).on(&org.id);
+    let grant = Grant::new(actor.audit_actor(), &org.id, &ops::CREATE_ORGANIZATION).on(&org.id);
     ctx.commit(grant, move |tx| {
         if store::orgs::slug_taken(tx, &org.slug, None)? {
             return Err(slug_conflict(&org.slug));

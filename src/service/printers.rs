@@ -36,7 +36,7 @@ async fn validate(ctx: &Ctx, fields: &PrinterFields) -> Result<()> {
     let endpoint = fields
         .endpoint()
         .map_err(|message| Error::invalid("address", message))?;
-    let addresses = crate::events::dns::lookup(endpoint.host())
+    let addresses = crate::outbound::dns::lookup(endpoint.host())
         .await
         .unwrap_or_default();
     let networks = networks(ctx);

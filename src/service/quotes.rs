@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use crate::{
     error::Result,
-    model::{rule::Basket, validate::Violations},
+    model::{shipping_rule::Basket, validate::Violations},
     service::{Actor, Ctx, Input, operations as ops},
     store,
 };

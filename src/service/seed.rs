@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::{
     error::Result,
-    model::{address::SenderAddress, shipment::NewShipment, status::ShipmentStatus, time},
+    model::{sender_address::SenderAddress, shipment::NewShipment, status::ShipmentStatus, time},
     service::{
         Actor, Ctx, Input, PageParams, carriers, decode_value, operations, sender_addresses,
         shipments,

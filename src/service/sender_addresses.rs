@@ -3,8 +3,8 @@
 use crate::{
     error::{Error, Result},
     model::{
-        address::{AddressFields, SenderAddress, SenderAddressPage},
         ids,
+        sender_address::{AddressFields, SenderAddress, SenderAddressPage},
         usage::Limit,
         validate::Violations,
     },

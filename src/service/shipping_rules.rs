@@ -5,7 +5,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        rule::{RuleFields, RuleView, ShippingRule, ShippingRulePage},
+        shipping_rule::{RuleFields, RuleView, ShippingRule, ShippingRulePage},
         usage::Limit,
         validate::Violations,
     },

@@ -6,7 +6,7 @@ use ring::rand::{SecureRandom, SystemRandom};
 
 use crate::{
     error::{Error, Result},
-    model::{ids, org::User},
+    model::{ids, user::User},
     service::{Actor, Ctx},
     store::{self, Tx},
 };

@@ -5,11 +5,12 @@ use crate::store::sql::{OptionalExtension, Row, params};
 use crate::{
     error::Result,
     model::{
-        org::{ApiToken, Origin, UserRef},
+        api_token::{ApiToken, Origin},
         role::{Role, Standing},
         scope::ScopeSet,
+        user::UserRef,
     },
-    store::{PageQuery, Paged, Reader, Tx, count},
+    store::{PageQuery, Paged, Reader, Tx},
 };
 
 const SELECT: &str =
@@ -136,23 +137,14 @@ pub fn org_of(db: &Reader, token_id: &str) -> Result<Option<String>> {
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<ApiToken>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM api_tokens WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db
-        .conn
-        .prepare_cached(&format!(
-            "{SELECT} WHERE t.org_id = ?1 ORDER BY t.created_at DESC, t.id DESC LIMIT ?2 OFFSET ?3"
-        ))?
-        .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+        page,
+        "api_tokens",
+        &format!("{SELECT} WHERE t.org_id = ?1 ORDER BY t.created_at DESC, t.id DESC"),
+        from_row,
+    )
 }
 
 /// Renames a token; false when the organization has no such token.

@@ -5,7 +5,7 @@ use crate::store::sql::{Row, params};
 use crate::{
     error::Result,
     model::audit::{AuditActor, AuditEntry},
-    store::{PageQuery, Paged, Reader, Tx, count},
+    store::{PageQuery, Paged, Reader, Tx},
 };
 
 pub fn insert(tx: &Tx, entry: &AuditEntry) -> Result<()> {
@@ -46,24 +46,15 @@ fn from_row(row: &Row) -> crate::store::sql::Result<AuditEntry> {
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<AuditEntry>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM audit_log WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db
-        .conn
-        .prepare_cached(
-            "SELECT org_id, created_at, id, operation, resource_id, actor_type, actor_id, user_id,
+        page,
+        "audit_log",
+        "SELECT org_id, created_at, id, operation, resource_id, actor_type, actor_id, user_id,
                  client_address
              FROM audit_log WHERE org_id = ?1
-             ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
-        )?
-        .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+             ORDER BY created_at DESC, id DESC",
+        from_row,
+    )
 }

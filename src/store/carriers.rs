@@ -5,7 +5,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 use crate::{
     error::Result,
     model::carrier::{Carrier, CarrierFields, CarrierView},
-    store::{PageQuery, Paged, Reader, Tx, count, json_column, one_row, sender_addresses, to_json},
+    store::{PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, to_json},
 };
 
 fn select() -> String {
@@ -47,24 +47,17 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<CarrierView>> {
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<CarrierView>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM carriers WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db
-        .conn
-        .prepare_cached(&format!(
-            "{} WHERE c.org_id = ?1 ORDER BY c.created_at DESC, c.id DESC LIMIT ?2 OFFSET ?3",
+        page,
+        "carriers",
+        &format!(
+            "{} WHERE c.org_id = ?1 ORDER BY c.created_at DESC, c.id DESC",
             select()
-        ))?
-        .query_map(params![org_id, page.limit, page.offset()], with_address)?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+        ),
+        with_address,
+    )
 }
 
 /// Writes a carrier; `secrets` is its sealed secret values (None: it has none).

@@ -2,8 +2,6 @@
 
 use crate::store::sql::{OptionalExtension, Row, params};
 
-use poem_openapi::types::Base64;
-
 use crate::{
     error::Result,
     model::document::Document,
@@ -21,7 +19,7 @@ fn from_row(row: &Row) -> crate::store::sql::Result<Document> {
         document_type: row.get(3)?,
         format: row.get(4)?,
         size: row.get(5)?,
-        content: Base64(row.get(6)?),
+        content: crate::model::document::content(row.get(6)?),
         created_at: row.get(7)?,
         updated_at: row.get(8)?,
     })

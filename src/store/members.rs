@@ -4,7 +4,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::{org::Member, role::Role},
+    model::{member::Member, role::Role},
     store::{PageQuery, Paged, Reader, Tx, count},
 };
 
@@ -23,23 +23,14 @@ fn from_row(row: &Row) -> crate::store::sql::Result<Member> {
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Member>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM memberships WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db
-        .conn
-        .prepare_cached(&format!(
-            "{SELECT} WHERE m.org_id = ?1 ORDER BY m.created_at DESC, u.id DESC LIMIT ?2 OFFSET ?3"
-        ))?
-        .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+        page,
+        "memberships",
+        &format!("{SELECT} WHERE m.org_id = ?1 ORDER BY m.created_at DESC, u.id DESC"),
+        from_row,
+    )
 }
 
 pub fn get(db: &Reader, org_id: &str, user_id: &str) -> Result<Option<Member>> {

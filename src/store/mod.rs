@@ -333,6 +333,34 @@ impl From<r2d2::Error> for Error {
 }
 
 /// `SELECT COUNT(*) … WHERE org_id = ?1` as a u64.
+/// One page of an organization's rows: all of `table`'s rows of the organization counted for the
+/// total, and the page's items from `select` (its rows of the organization, `?1`, in the order it
+/// ends with) read through `row`.
+pub(crate) fn org_page<T>(
+    db: &Reader,
+    org_id: &str,
+    page: PageQuery,
+    table: &str,
+    select: &str,
+    row: impl FnMut(&sql::Row) -> sql::Result<T>,
+) -> Result<Paged<T>> {
+    let total = count(
+        db,
+        &format!("SELECT COUNT(*) FROM {table} WHERE org_id = ?1"),
+        org_id,
+    )?;
+    let items = db
+        .conn
+        .prepare_cached(&format!("{select} LIMIT ?2 OFFSET ?3"))?
+        .query_map(sql::params![org_id, page.limit, page.offset()], row)?
+        .collect::<sql::Result<Vec<_>>>()?;
+    Ok(Paged {
+        items,
+        total,
+        query: page,
+    })
+}
+
 pub(crate) fn count(db: &Reader, query: &str, org_id: &str) -> Result<u64> {
     let n: i64 = db
         .conn
@@ -402,7 +430,7 @@ text_column!(
     crate::model::status::ShipmentStatus,
     crate::model::status::OrderStatus,
     crate::model::event::EventKind,
-    crate::model::org::Origin,
+    crate::model::api_token::Origin,
     crate::model::role::Role,
     crate::model::audit::ActorKind,
     crate::model::booking::AttemptStatus

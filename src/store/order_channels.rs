@@ -4,8 +4,8 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::order::OrderChannel,
-    store::{PageQuery, Paged, Reader, Tx, count, one_row},
+    model::order_channel::OrderChannel,
+    store::{PageQuery, Paged, Reader, Tx, one_row},
 };
 
 /// `webhook_secret_sealed` holds the sealed secret; `webhook_secret`, the clear text of older
@@ -67,22 +67,16 @@ pub fn by_id_for_webhook(db: &Reader, id: &str) -> Result<Option<OrderChannel>> 
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<OrderChannel>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM order_channels WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db.conn
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM order_channels WHERE org_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
-        ))?
-        .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+        page,
+        "order_channels",
+        &format!(
+            "SELECT {COLUMNS} FROM order_channels WHERE org_id = ?1 ORDER BY created_at DESC, id DESC"
+        ),
+        from_row,
+    )
 }
 
 pub fn has_orders(db: &Reader, org_id: &str, id: &str) -> Result<bool> {

@@ -5,7 +5,8 @@ use crate::store::sql::{OptionalExtension, Param, Row, params};
 use crate::{
     error::Result,
     model::{
-        order::{Order, OrderChannel, ShipmentTally},
+        order::{Order, ShipmentTally},
+        order_channel::OrderChannel,
         shipment::Shipment,
         status::{OrderStatus, ShipmentStatus},
     },

@@ -5,7 +5,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 use crate::{
     error::Result,
     model::printer::{PrintJob, Printer, PrinterFields},
-    store::{PageQuery, Paged, Reader, Tx, count, one_row},
+    store::{PageQuery, Paged, Reader, Tx, one_row},
 };
 
 const COLUMNS: &str = "id, org_id, name, kind, address, format, created_at, updated_at";
@@ -36,24 +36,17 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Printer>> {
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Printer>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM printers WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db
-        .conn
-        .prepare_cached(&format!(
+        page,
+        "printers",
+        &format!(
             "SELECT {COLUMNS} FROM printers WHERE org_id = ?1
-             ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
-        ))?
-        .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+             ORDER BY created_at DESC, id DESC"
+        ),
+        from_row,
+    )
 }
 
 pub fn save(tx: &Tx, p: &Printer) -> Result<()> {

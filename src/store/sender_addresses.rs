@@ -4,8 +4,8 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::address::{AddressFields, SenderAddress},
-    store::{PageQuery, Paged, Reader, Tx, count, json_column, one_row, to_json},
+    model::sender_address::{AddressFields, SenderAddress},
+    store::{PageQuery, Paged, Reader, Tx, json_column, one_row, to_json},
 };
 
 const COLUMNS: &str = "id, org_id, name, att_contact, address1, address2, zipcode, city, phone, country_code, \
@@ -53,26 +53,17 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<SenderAddress>>
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<SenderAddress>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM sender_addresses WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db
-        .conn
-        .prepare_cached(&format!(
+        page,
+        "sender_addresses",
+        &format!(
             "SELECT {COLUMNS} FROM sender_addresses WHERE org_id = ?1
-             ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
-        ))?
-        .query_map(params![org_id, page.limit, page.offset()], |r| {
-            from_row_at(r, 0)
-        })?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+             ORDER BY created_at DESC, id DESC"
+        ),
+        |r| from_row_at(r, 0),
+    )
 }
 
 /// Inserts or replaces (same id and org).

@@ -4,7 +4,7 @@ use crate::store::sql::{OptionalExtension, Param, Row, params};
 
 use crate::{
     error::Result,
-    model::{address::SenderAddress, shipment::Shipment, status::ShipmentStatus},
+    model::{sender_address::SenderAddress, shipment::Shipment, status::ShipmentStatus},
     store::{PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, to_json},
 };
 

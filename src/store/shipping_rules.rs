@@ -8,11 +8,10 @@ use crate::{
     error::Result,
     model::{
         carrier::CarrierView,
-        rule::{Ref, RuleFields, RuleView, ShippingRule},
+        shipping_rule::{Ref, RuleFields, RuleView, ShippingRule},
     },
     store::{
-        PageQuery, Paged, Reader, Tx, carriers, count, json_column, one_row, sender_addresses,
-        to_json,
+        PageQuery, Paged, Reader, Tx, carriers, json_column, one_row, sender_addresses, to_json,
     },
 };
 
@@ -116,24 +115,17 @@ pub fn get_rule(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRu
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<RuleView>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM shipping_rules WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db
-        .conn
-        .prepare_cached(&format!(
-            "{} WHERE r.org_id = ?1 ORDER BY r.created_at DESC, r.id DESC LIMIT ?2 OFFSET ?3",
+        page,
+        "shipping_rules",
+        &format!(
+            "{} WHERE r.org_id = ?1 ORDER BY r.created_at DESC, r.id DESC",
             select()
-        ))?
-        .query_map(params![org_id, page.limit, page.offset()], view)?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+        ),
+        view,
+    )
 }
 
 /// Every rule of the organization, oldest first (quotes walk them all).

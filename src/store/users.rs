@@ -4,7 +4,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::org::User,
+    model::user::User,
     store::{Reader, Tx},
 };
 

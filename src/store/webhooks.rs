@@ -5,7 +5,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 use crate::{
     error::Result,
     model::{event::EventKind, webhook::Webhook},
-    store::{PageQuery, Paged, Reader, Tx, count, json_column, one_row, to_json},
+    store::{PageQuery, Paged, Reader, Tx, json_column, one_row, to_json},
 };
 
 const COLUMNS: &str = "id, org_id, name, url, secret, previous_secret, previous_secret_expires_at, events, \
@@ -38,24 +38,17 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Webhook>> {
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Webhook>> {
-    let total = count(
+    crate::store::org_page(
         db,
-        "SELECT COUNT(*) FROM webhooks WHERE org_id = ?1",
         org_id,
-    )?;
-    let items = db
-        .conn
-        .prepare_cached(&format!(
+        page,
+        "webhooks",
+        &format!(
             "SELECT {COLUMNS} FROM webhooks WHERE org_id = ?1
-             ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
-        ))?
-        .query_map(params![org_id, page.limit, page.offset()], from_row)?
-        .collect::<crate::store::sql::Result<Vec<_>>>()?;
-    Ok(Paged {
-        items,
-        total,
-        query: page,
-    })
+             ORDER BY created_at DESC, id DESC"
+        ),
+        from_row,
+    )
 }
 
 /// An active webhook and the events it wants, for fanning an event out.

@@ -8,7 +8,7 @@ use poem::{
     web::Path,
 };
 
-use crate::{api::problem::ApiError, app::Assets};
+use crate::{api::problem::ApiError, assets::Assets};
 
 /// Browsers may reuse a file this long before asking again (with its ETag).
 const CACHE: &str = "public, max-age=300";

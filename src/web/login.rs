@@ -10,7 +10,7 @@ use poem::{
 use serde::Deserialize;
 
 use crate::{
-    service::{Ctx, sessions},
+    service::{Ctx, access::sessions},
     web::page::{Visit, field, form_fields, local_path, see_other},
 };
 
@@ -47,7 +47,7 @@ pub async fn submit(req: &Request, Data(ctx): Data<&Ctx>, body: Vec<u8>) -> Resp
     let next = local_path(field(&fields, "next"), HOME).to_string();
     let email = field(&fields, "email").unwrap_or_default().to_string();
     let password = field(&fields, "password").unwrap_or_default();
-    let address = crate::service::request::address();
+    let address = crate::service::access::request::address();
     let again = |visit: &mut Visit, status, error: String| {
         let (next, email) = (next.clone(), email.clone());
         visit.render(req, status, "login.html", context! { next, email, error })

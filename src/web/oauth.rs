@@ -59,7 +59,7 @@ pub async fn jwks(Data(ctx): Data<&Ctx>) -> Response {
 /// so that a flood is turned away before its bodies are read.
 #[handler]
 pub async fn register(req: &Request, Data(ctx): Data<&Ctx>, body: poem::Body) -> Response {
-    if let Some(address) = crate::service::request::address()
+    if let Some(address) = crate::service::access::request::address()
         && let Err(retry_after) = ctx.registrations.check(address)
     {
         let mut response = error(&OAuthError::new(

@@ -14,8 +14,8 @@ use poem::{
 };
 
 use crate::{
-    model::org::User,
-    service::{Actor, Ctx, oauth, sessions},
+    model::user::User,
+    service::{Actor, Ctx, access::sessions, oauth},
 };
 
 pub const SESSION_COOKIE: &str = "shipbase_session";

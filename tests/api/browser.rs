@@ -139,11 +139,7 @@ impl Browser {
 
 impl Page {
     pub fn header(&self, name: &str) -> String {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_string()
+        crate::helpers::header(&self.headers, name)
     }
 
     pub fn location(&self) -> String {

@@ -465,6 +465,16 @@ impl Drop for TestApp {
     }
 }
 
+/// A header of an answer as text ("" when absent or not text): the one reading of headers that
+/// replies, pages and MCP answers share.
+pub fn header(headers: &reqwest::header::HeaderMap, name: &str) -> String {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// A response with its body read.
 pub struct Reply {
     pub status: StatusCode,
@@ -512,11 +522,7 @@ impl Reply {
     }
 
     pub fn header(&self, name: &str) -> String {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_string()
+        header(&self.headers, name)
     }
 }
 

@@ -3,10 +3,12 @@
 
 use shipbase::{
     config::Config,
-    mcp::sessions::{self, Session},
     service::{
         Ctx,
-        login_throttle::{self, Attempt},
+        access::{
+            login_throttle::{self, Attempt},
+            mcp_sessions::{self as sessions, Session},
+        },
     },
 };
 

@@ -6,8 +6,12 @@ use std::time::Duration;
 use base64::{Engine, engine::general_purpose::STANDARD};
 use serde_json::{Value, json};
 
-use crate::fixtures::{
-    SHIPMENT_STATUSES, Shop, assert_id, assert_invalid, assert_timestamp, id_of, parcel_body, with,
+use crate::{
+    fixtures::{
+        SHIPMENT_STATUSES, Shop, assert_id, assert_invalid, assert_timestamp, id_of, parcel_body,
+        with,
+    },
+    helpers::header,
 };
 
 /// The moves of the status machine (DESIGN §7); every other pair is refused.
@@ -111,16 +115,6 @@ fn check_label(
     bytes
 }
 
-/// A response header as text ("" when absent).
-fn header_of(response: &reqwest::Response, name: &str) -> String {
-    response
-        .headers()
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string()
-}
-
 async fn download(shop: &Shop, id: &str, document_id: &str) -> reqwest::Response {
     shop.app
         .client
@@ -199,10 +193,13 @@ async fn a_document_downloads_as_application_pdf_with_the_bytes_of_its_content()
         assert_eq!(response.status().as_u16(), 200);
         // Labels are numbered per shipment: <reference>-label-1.pdf, -2.pdf, …
         assert_eq!(
-            header_of(&response, "content-disposition"),
+            header(response.headers(), "content-disposition"),
             format!("attachment; filename=\"{reference}-label-{}.pdf\"", n + 1)
         );
-        assert_eq!(header_of(&response, "content-type"), "application/pdf");
+        assert_eq!(
+            header(response.headers(), "content-type"),
+            "application/pdf"
+        );
         let bytes = response.bytes().await.expect("body");
         assert_eq!(bytes.as_ref(), expected.as_slice());
     }
@@ -756,7 +753,10 @@ async fn merging_labels_gives_one_pdf_in_the_order_given_and_refuses_what_it_can
         .await
         .expect("merge");
     assert_eq!(response.status().as_u16(), 200);
-    assert_eq!(header_of(&response, "content-type"), "application/pdf");
+    assert_eq!(
+        header(response.headers(), "content-type"),
+        "application/pdf"
+    );
     let bytes = response.bytes().await.expect("body");
     let pdf = lopdf::Document::load_mem(&bytes).expect("a readable PDF");
     assert_eq!(pdf.get_pages().len(), 3);
@@ -831,9 +831,12 @@ async fn a_carrier_configured_for_zpl_books_zpl_labels_for_thermal_printers() {
         );
         let response = download(&shop, &id, &id_of(document)).await;
         assert_eq!(response.status().as_u16(), 200);
-        assert_eq!(header_of(&response, "content-type"), "application/zpl");
         assert_eq!(
-            header_of(&response, "content-disposition"),
+            header(response.headers(), "content-type"),
+            "application/zpl"
+        );
+        assert_eq!(
+            header(response.headers(), "content-disposition"),
             format!("attachment; filename=\"{reference}-label-{}.zpl\"", n + 1)
         );
     }

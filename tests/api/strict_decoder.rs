@@ -7,7 +7,10 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use shipbase::{
     error::Error,
-    model::{address::AddressFields, rule::RuleFields, shipment::NewShipment, webhook::NewWebhook},
+    model::{
+        sender_address::AddressFields, shipment::NewShipment, shipping_rule::RuleFields,
+        webhook::NewWebhook,
+    },
     service::{decode_json, decode_value, members::NewMember, orgs::NewOrg},
 };
 

@@ -4,37 +4,18 @@
 
 use std::collections::BTreeSet;
 
-use pdf_writer::{Content, Name, Str};
+use pdf_writer::{Content, Str};
 
-use super::{font::Subset, *};
+use super::{
+    font::{Font, Subset},
+    *,
+};
 
 /// 1 mm in PDF points.
 pub(super) const PT_PER_MM: f32 = 72.0 / 25.4;
 
 pub(super) fn pt(mm: f32) -> f32 {
     mm * PT_PER_MM
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Font {
-    Regular,
-    Bold,
-}
-
-impl Font {
-    pub(super) fn resource(self) -> Name<'static> {
-        match self {
-            Font::Regular => Name(b"F1"),
-            Font::Bold => Name(b"F2"),
-        }
-    }
-
-    fn index(self) -> usize {
-        match self {
-            Font::Regular => 0,
-            Font::Bold => 1,
-        }
-    }
 }
 
 /// Width of `text` in millimetres.

@@ -19,7 +19,28 @@ use ttf_parser::{Face, GlyphId};
 
 use crate::error::{Error, Result};
 
-use super::canvas::Font;
+/// The two faces labels are drawn with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Font {
+    Regular,
+    Bold,
+}
+
+impl Font {
+    pub(super) fn resource(self) -> Name<'static> {
+        match self {
+            Font::Regular => Name(b"F1"),
+            Font::Bold => Name(b"F2"),
+        }
+    }
+
+    pub(super) fn index(self) -> usize {
+        match self {
+            Font::Regular => 0,
+            Font::Bold => 1,
+        }
+    }
+}
 
 const SYSTEM_INFO: SystemInfo = SystemInfo {
     registry: Str(b"Adobe"),
@@ -30,7 +51,7 @@ const SYSTEM_INFO: SystemInfo = SystemInfo {
 /// The font files, as compiled into the binary.
 static DATA: LazyLock<[Cow<'static, [u8]>; 2]> = LazyLock::new(|| {
     let load = |path: &str| {
-        crate::app::Assets::get(path)
+        crate::assets::Assets::get(path)
             .map(|file| file.data)
             .unwrap_or_default()
     };

@@ -357,4 +357,4 @@ pub mod zpl;
 
 use barcode::*;
 use canvas::*;
-use font::Subset;
+use font::{Font, Subset};

@@ -8,8 +8,8 @@ use pdf_writer::{Content, Finish, Pdf, Rect, Ref, Str, TextStr};
 use crate::error::Result;
 
 use super::{
-    canvas::{Font, pt, text_width},
-    font::Subset,
+    canvas::{pt, text_width},
+    font::{Font, Subset},
     printable,
 };
 

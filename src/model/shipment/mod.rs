@@ -12,7 +12,8 @@ mod parts;
 mod view;
 
 pub use parts::{
-    CarrierSettings, Dimensions, OrderLine, Parcel, Party, PickupDetails, Tracking, TrackingEvent,
+    CarrierSettings, Dimensions, Parcel, ParcelOrderLine, Party, PickupDetails, Tracking,
+    TrackingEvent,
 };
 pub use view::{ShipmentListItem, ShipmentPage, ShipmentSummary, ShipmentView};
 
@@ -73,6 +74,38 @@ pub struct Shipment {
     pub body: ShipmentBody,
     pub created_at: String,
     pub updated_at: String,
+}
+
+impl Shipment {
+    /// A new pending shipment made from this one (a split, a return): same organization, sender
+    /// address, type, terms and order; its own `id`, `reference` and `body`, no rule, no tracking,
+    /// and no link to where it came from (the caller sets `split_from` or `return_of`).
+    pub fn derive(
+        &self,
+        id: String,
+        reference: String,
+        mut body: ShipmentBody,
+        now: &str,
+    ) -> Shipment {
+        body.tracking = None;
+        Shipment {
+            id,
+            org_id: self.org_id.clone(),
+            reference,
+            sender_address_id: self.sender_address_id.clone(),
+            kind: self.kind.clone(),
+            status: ShipmentStatus::Pending,
+            term_of_trade: self.term_of_trade.clone(),
+            order_id: self.order_id.clone(),
+            shipping_rule_id: None,
+            return_of: None,
+            split_from: None,
+            splits_made: 0,
+            body,
+            created_at: now.to_string(),
+            updated_at: now.to_string(),
+        }
+    }
 }
 
 /// A shipment to create (SPEC row 12). Parcels and order lines without ids get new ones.
@@ -222,7 +255,7 @@ mod tests {
         let mut n = new(vec![party("receiver")]);
         n.parcels[0].weight = 0.0;
         n.parcels[0].weight_unit = "stone".into();
-        n.parcels[0].order_lines.push(OrderLine {
+        n.parcels[0].order_lines.push(ParcelOrderLine {
             id: "l".into(),
             sku: String::new(),
             quantity: 0,

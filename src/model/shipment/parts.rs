@@ -66,8 +66,8 @@ pub struct Dimensions {
 /// A line of goods in a parcel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "ParcelOrderLine", rename_all = "camelCase")]
-pub struct OrderLine {
+#[oai(rename_all = "camelCase")]
+pub struct ParcelOrderLine {
     /// Assigned by the server when absent.
     #[serde(default)]
     #[oai(default)]
@@ -107,7 +107,7 @@ pub struct Parcel {
     pub dimensions: Option<Dimensions>,
     #[serde(default)]
     #[oai(default)]
-    pub order_lines: Vec<OrderLine>,
+    pub order_lines: Vec<ParcelOrderLine>,
     /// The carrier's tracking number of this parcel, set at booking (DESIGN §17); whatever a
     /// client sends here is ignored.
     #[serde(default, skip_serializing_if = "Option::is_none")]

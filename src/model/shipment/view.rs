@@ -4,10 +4,10 @@
 use poem_openapi::Object;
 
 use crate::model::{
-    address::SenderAddress,
     document::Document,
-    rule::ShippingRuleSummary,
+    sender_address::SenderAddress,
     shipment::{CarrierSettings, Shipment, Tracking},
+    shipping_rule::ShippingRuleSummary,
     status::ShipmentStatus,
 };
 

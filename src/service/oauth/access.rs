@@ -10,7 +10,7 @@ use crate::{
     model::{oauth::Connection, scope::ScopeSet, time},
     service::{
         Actor, Ctx,
-        actor::Principal,
+        access::actor::Principal,
         oauth::{self, hash, keys},
     },
     store,

@@ -4,33 +4,23 @@
 //! port of a loopback one.
 
 use serde_json::{Value, json};
-use url::{Host, Url};
+use url::Url;
 
 use crate::{
     error::Result,
-    model::{ids, oauth::Client},
+    model::{
+        ids,
+        oauth::{Client, MAX_URI_LEN, check_redirect_uri, is_loopback},
+    },
     service::{Ctx, oauth::OAuthError},
     store,
 };
 
 const MAX_REDIRECT_URIS: usize = 10;
 /// The longest redirect URI, `client_uri` and `client_name` a client may register.
-const MAX_URI_LEN: usize = 2000;
 const MAX_NAME_LEN: usize = 2000;
 /// What the consent page calls a client that gave no name.
 const UNNAMED: &str = "An unnamed app";
-/// Schemes a redirect URI may never use (RFC 8252 §7.1 allows other private-use schemes).
-const FORBIDDEN_SCHEMES: [&str; 9] = [
-    "javascript",
-    "data",
-    "file",
-    "vbscript",
-    "about",
-    "blob",
-    "ftp",
-    "ws",
-    "wss",
-];
 
 /// RFC 7591 registration of a public client. Unknown metadata is ignored, as RFC 7591 asks;
 /// what is kept is bounded (ten redirect URIs, 2,000 characters a field), and of the clients
@@ -189,41 +179,6 @@ pub fn allows_redirect(client: &Client, requested: &str) -> bool {
     })
 }
 
-/// A redirect URI a client may register: absolute, no fragment; https, http on loopback only, or
-/// a private-use scheme of a native app.
-pub(super) fn check_redirect_uri(uri: &str) -> std::result::Result<(), String> {
-    if uri.len() > MAX_URI_LEN {
-        return Err(format!(
-            "redirect URIs must be at most {MAX_URI_LEN} characters"
-        ));
-    }
-    let url = Url::parse(uri).map_err(|_| format!("{uri:?} is not an absolute URI"))?;
-    if url.fragment().is_some() {
-        return Err(format!("{uri:?} must not have a fragment"));
-    }
-    match url.scheme() {
-        "https" if url.host().is_some() => Ok(()),
-        "http" if is_loopback(&url) => Ok(()),
-        "http" | "https" => Err(format!(
-            "{uri:?}: http is allowed only on loopback (127.0.0.1, [::1], localhost); use https"
-        )),
-        scheme if FORBIDDEN_SCHEMES.contains(&scheme) => Err(format!(
-            "{uri:?}: the scheme {scheme} cannot be a redirect URI"
-        )),
-        _ => Ok(()),
-    }
-}
-
-fn is_loopback(url: &Url) -> bool {
-    url.scheme() == "http"
-        && match url.host() {
-            Some(Host::Ipv4(ip)) => ip.is_loopback(),
-            Some(Host::Ipv6(ip)) => ip.is_loopback(),
-            Some(Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
-            None => false,
-        }
-}
-
 fn check_listed(
     metadata: &serde_json::Map<String, Value>,
     field: &str,
@@ -293,29 +248,5 @@ mod tests {
         assert!(allows_redirect(&c, "https://app.example/cb"));
         assert!(!allows_redirect(&c, "https://app.example:8443/cb"));
         assert!(!allows_redirect(&c, "https://app.example/cb/"));
-    }
-
-    #[test]
-    fn redirect_uris_are_https_loopback_http_or_private_use_schemes() {
-        for ok in [
-            "https://app.example/cb",
-            "http://127.0.0.1:9/cb",
-            "http://[::1]/cb",
-            "http://localhost:3000/cb",
-            "com.example.app:/oauth2redirect",
-            "cursor://anysphere.cursor-retrieval/oauth/callback",
-        ] {
-            assert_eq!(check_redirect_uri(ok), Ok(()), "{ok}");
-        }
-        for bad in [
-            "http://app.example/cb",
-            "https://app.example/cb#frag",
-            "javascript:alert(1)",
-            "data:text/html,hi",
-            "/relative",
-            "file:///etc/passwd",
-        ] {
-            assert!(check_redirect_uri(bad).is_err(), "{bad}");
-        }
     }
 }

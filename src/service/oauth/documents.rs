@@ -14,10 +14,7 @@ use std::{
 use serde_json::Value;
 use url::Url;
 
-use crate::{
-    model::oauth::Client,
-    service::{Ctx, oauth::clients},
-};
+use crate::{model::oauth::Client, service::Ctx};
 
 /// A metadata document larger than this is refused.
 const MAX_DOCUMENT_BYTES: usize = 64 * 1024;
@@ -109,7 +106,7 @@ fn parse(url: &str, body: &[u8]) -> Result<Client, &'static str> {
         .map(|uris| {
             uris.iter()
                 .filter_map(Value::as_str)
-                .filter(|uri| clients::check_redirect_uri(uri).is_ok())
+                .filter(|uri| crate::model::oauth::check_redirect_uri(uri).is_ok())
                 .map(str::to_string)
                 .collect()
         })

@@ -4,10 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::{
-    model::scope::Scope,
-    service::{Ctx, auth},
-};
+use crate::{model::scope::Scope, service::Ctx};
 
 pub mod access;
 pub mod authorize;
@@ -117,12 +114,10 @@ impl From<crate::error::Error> for OAuthError {
 
 /// A new secret (codes, refresh tokens, sessions): 32 random bytes, base64url.
 pub fn new_secret() -> crate::error::Result<String> {
-    auth::random_urlsafe(32)
+    crate::service::access::secret::random_urlsafe(32)
 }
 
 /// Secrets (codes, refresh tokens, sessions) are stored as their SHA-256.
 pub fn hash(secret: &str) -> Vec<u8> {
-    ring::digest::digest(&ring::digest::SHA256, secret.as_bytes())
-        .as_ref()
-        .to_vec()
+    crate::service::access::secret::hash(secret)
 }

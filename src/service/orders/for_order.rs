@@ -11,7 +11,8 @@ use crate::{
     model::{
         order::Order,
         shipment::{
-            CarrierSettings, NewShipment, OrderLine, Parcel, Party, PickupDetails, ShipmentView,
+            CarrierSettings, NewShipment, Parcel, ParcelOrderLine, Party, PickupDetails,
+            ShipmentView,
         },
     },
     service::{Actor, Ctx, Input, operations as ops, shipments},
@@ -139,7 +140,7 @@ fn parcel(order: &Order) -> Parcel {
         tracking_number: None,
         order_lines: lines
             .into_iter()
-            .map(|l| OrderLine {
+            .map(|l| ParcelOrderLine {
                 id: String::new(),
                 sku: l
                     .sku

@@ -6,9 +6,10 @@ use crate::{
     model::{
         event::EventKind,
         ids,
-        order::{self, NewOrder, Order, OrderChannel, OrderChannelRef, OrderPage, OrderView},
-        rule::ShippingRuleSummary,
+        order::{self, NewOrder, Order, OrderPage, OrderView},
+        order_channel::{OrderChannel, OrderChannelRef},
         shipment::ShipmentSummary,
+        shipping_rule::ShippingRuleSummary,
         status::{OrderStatus, ShipmentStatus},
         validate::Violations,
     },

@@ -73,7 +73,7 @@ pub async fn send(
 
 /// The printer's first address, when every address the host resolves to may be printed on.
 async fn resolve(host: &str, port: u16, networks: &Networks) -> Result<SocketAddr, Failure> {
-    let found = crate::events::dns::lookup(host)
+    let found = crate::outbound::dns::lookup(host)
         .await
         .map_err(|_| transient(format!("the printer's host {host} does not resolve")))?;
     if let Some(why) = found.iter().find_map(|ip| networks.refusal(*ip)) {
@@ -138,7 +138,7 @@ async fn ipp(
     title: &str,
     content: Vec<u8>,
 ) -> Result<(), Failure> {
-    let uri: poem::http::Uri = printer_uri
+    let uri: ipp::prelude::Uri = printer_uri
         .parse()
         .map_err(|e| fatal(format!("the printer URI is not valid: {e}")))?;
     let request = IppOperationBuilder::print_job(uri, IppPayload::empty())

@@ -11,7 +11,7 @@ use crate::{
     model::shipment::{NewShipment, Parcel, Party, PickupDetails, ShipmentBody, ShipmentView},
     service::{
         Actor, Ctx, Input, carriers,
-        merge::MergePatch,
+        input::merge_patch::MergePatch,
         operations as ops, sender_addresses,
         shipments::{Change, fill_defaults, open_order, require, save, view_of},
     },

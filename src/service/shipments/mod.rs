@@ -5,15 +5,15 @@
 use crate::{
     error::{Error, Result},
     model::{
-        address::SenderAddress,
         document::Document,
         event::EventKind,
         ids,
-        rule::ShippingRuleSummary,
+        sender_address::SenderAddress,
         shipment::{
             self, NewShipment, Party, Shipment, ShipmentBody, ShipmentListItem, ShipmentPage,
             ShipmentView,
         },
+        shipping_rule::ShippingRuleSummary,
         status::ShipmentStatus,
         validate::Violations,
     },
@@ -28,6 +28,7 @@ mod booking;
 pub mod carrier_tracking;
 mod edit;
 mod paperwork;
+mod parties;
 mod returns;
 mod split;
 mod status;

@@ -9,11 +9,11 @@ use crate::{
     carriers::customs::{self, Line, ParcelInfo},
     error::{Error, Result},
     model::{
-        address::Customs,
         document::{self, Document},
         ids,
-        rule::ShippingRule,
+        sender_address::Customs,
         shipment::Shipment,
+        shipping_rule::ShippingRule,
     },
     service::printing,
     store::{self, Reader, Tx},
@@ -100,7 +100,7 @@ pub(crate) fn check(kinds: &[&'static str], shipment: &Shipment) -> Result<()> {
     if kinds.is_empty() {
         return Ok(());
     }
-    super::booking::printed_parties(shipment, "customs documents need a sender and a receiver")?;
+    super::parties::printed_parties(shipment, "customs documents need a sender and a receiver")?;
     let has_lines = shipment
         .body
         .parcels
@@ -127,7 +127,7 @@ pub(crate) fn render(
     }
     check(kinds, shipment)?;
     let body = &shipment.body;
-    let (sender, receiver) = super::booking::printed_parties(
+    let (sender, receiver) = super::parties::printed_parties(
         shipment,
         "customs documents need a sender and a receiver",
     )?;

@@ -7,7 +7,6 @@ use crate::{
     model::{
         ids,
         shipment::{CarrierSettings, Shipment, ShipmentView},
-        status::ShipmentStatus,
     },
     service::{
         Actor, Ctx, operations as ops,
@@ -119,22 +118,11 @@ fn build(
         }
     }
     body.carrier_settings = settings;
-    body.tracking = None;
+    let reference = format!("RETURN-{}", original.reference);
     Shipment {
-        id: ids::new(ids::SHIPMENT),
-        org_id: original.org_id.clone(),
-        reference: format!("RETURN-{}", original.reference),
-        sender_address_id: original.sender_address_id.clone(),
         kind: "inbound".into(),
-        status: ShipmentStatus::Pending,
-        term_of_trade: original.term_of_trade.clone(),
-        order_id: original.order_id.clone(),
         shipping_rule_id: rule_id,
         return_of: Some(original.id.clone()),
-        split_from: None,
-        splits_made: 0,
-        body,
-        created_at: now.to_string(),
-        updated_at: now.to_string(),
+        ..original.derive(ids::new(ids::SHIPMENT), reference, body, now)
     }
 }

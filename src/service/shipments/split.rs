@@ -14,12 +14,11 @@ use crate::{
         ids,
         shipment::{CarrierSettings, Parcel, Shipment, ShipmentView},
         split::{self, SplitError, Take},
-        status::ShipmentStatus,
         validate::Violations,
     },
     service::{
         Actor, Ctx, Input,
-        audit::Grant,
+        access::grant::Grant,
         carriers, operations as ops,
         shipments::{Change, require, save, view_of},
     },
@@ -408,22 +407,8 @@ fn split_off(
     let mut body = original.body.clone();
     body.parcels = vec![parcel];
     body.carrier_settings = settings;
-    body.tracking = None;
     Shipment {
-        id: ids::new(ids::SHIPMENT),
-        org_id: original.org_id.clone(),
-        reference,
-        sender_address_id: original.sender_address_id.clone(),
-        kind: original.kind.clone(),
-        status: ShipmentStatus::Pending,
-        term_of_trade: original.term_of_trade.clone(),
-        order_id: original.order_id.clone(),
-        shipping_rule_id: None,
-        return_of: None,
         split_from: Some(original.id.clone()),
-        splits_made: 0,
-        body,
-        created_at: now.to_string(),
-        updated_at: now.to_string(),
+        ..original.derive(ids::new(ids::SHIPMENT), reference, body, now)
     }
 }

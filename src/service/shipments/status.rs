@@ -4,7 +4,7 @@ use serde::Deserialize;
 
 use crate::{
     error::{Error, Result},
-    model::{rule::ShippingRuleSummary, shipment::ShipmentView, status::ShipmentStatus},
+    model::{shipment::ShipmentView, shipping_rule::ShippingRuleSummary, status::ShipmentStatus},
     service::{
         Actor, Ctx, Input, operations as ops,
         shipments::{Change, require, save},

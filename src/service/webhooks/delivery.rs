@@ -2,12 +2,12 @@
 //! webhook's secrets, sent, and the attempt it makes for the log.
 
 use crate::{
-    events::{
-        sender::{Outcome, Request},
-        signature,
-    },
     model::{ids, webhook::DeliveryAttempt, webhook::Webhook},
-    service::{Ctx, webhooks::signing_secrets},
+    outbound::sender::{Outcome, Request},
+    service::{
+        Ctx,
+        webhooks::{signature, signing_secrets},
+    },
 };
 
 /// The type of the events `POST .../webhooks/{id}/test` sends.

@@ -4,18 +4,20 @@
 
 use crate::{
     error::{Error, Result},
-    events::{signature, target},
     model::{
         ids,
         time::{self, Timestamp},
         validate::Violations,
         webhook::{DeliveryAttempt, DeliveryPage, NewWebhook, Webhook, WebhookPage, WebhookPatch},
     },
-    service::{Actor, Ctx, Input, PageParams, audit::Grant, operations as ops, page_query},
+    outbound::target,
+    service::{Actor, Ctx, Input, PageParams, access::grant::Grant, operations as ops, page_query},
     store::{self, Reader},
 };
 
 mod delivery;
+pub mod schedule;
+pub mod signature;
 pub mod worker;
 
 /// How long a rotated-out secret keeps signing beside the new one.

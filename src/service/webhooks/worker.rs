@@ -1,7 +1,7 @@
 //! The delivery worker (DESIGN §9): takes due deliveries from the outbox and sends them, at most
 //! `webhooks.max_concurrency` at once and one at a time per webhook, oldest event first. A 2xx
 //! answer delivers; 410 Gone disables the webhook; anything else is retried on the schedule of
-//! `events::schedule`, then marked failed. Every state lives in the database, so deliveries
+//! `schedule`, then marked failed. Every state lives in the database, so deliveries
 //! pending at shutdown go out after the next start (a delivery claimed by a sender that died
 //! is due again when its lease runs out); the worker also prunes old rows.
 
@@ -20,11 +20,10 @@ use tokio::{
 
 use crate::{
     error::Result,
-    events::schedule,
     model::time,
     service::{
         Ctx,
-        webhooks::{delivery, reveal},
+        webhooks::{delivery, reveal, schedule},
     },
     store::{self, deliveries::Due},
 };

@@ -24,11 +24,7 @@ pub struct Answer {
 
 impl Answer {
     pub fn header(&self, name: &str) -> String {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_string()
+        crate::helpers::header(&self.headers, name)
     }
 
     /// The JSON-RPC error code.

@@ -5,15 +5,16 @@ use poem_openapi::types::Base64;
 use crate::{
     carriers::{
         CarrierLabel,
-        label::{self, LabelAddress, LabelInput, LabelSize},
+        label::{self, LabelInput, LabelSize},
     },
     error::{Error, Result},
     model::{
         carrier::Carrier,
         document::{self, Document},
         ids,
-        shipment::{Party, Shipment},
+        shipment::Shipment,
     },
+    service::shipments::parties::printed_parties,
 };
 
 /// The carrier's own label files as the shipment's label documents.
@@ -110,37 +111,4 @@ pub(super) fn carrier_name(carrier: &Carrier) -> &str {
         .get("carrierName")
         .and_then(|v| v.as_str())
         .unwrap_or(&carrier.fields.name)
-}
-
-/// The shipment's sender and receiver as documents print them; `missing` is the error's text
-/// when one is missing.
-pub(in crate::service::shipments) fn printed_parties(
-    shipment: &Shipment,
-    missing: &str,
-) -> Result<(LabelAddress, LabelAddress)> {
-    let party = |kind: &str| {
-        shipment
-            .body
-            .parties
-            .iter()
-            .find(|p| p.kind == kind)
-            .map(address)
-    };
-    match (party("sender"), party("receiver")) {
-        (Some(sender), Some(receiver)) => Ok((sender, receiver)),
-        _ => Err(Error::InvalidState(missing.into())),
-    }
-}
-
-fn address(p: &Party) -> LabelAddress {
-    LabelAddress {
-        name: p.name.clone(),
-        attention: p.attention.clone(),
-        address1: p.address1.clone(),
-        address2: p.address2.clone(),
-        postal_code: p.postal_code.clone(),
-        city: p.city.clone(),
-        country_code: p.country_code.clone(),
-        phone: p.phone.clone(),
-    }
 }

@@ -10,7 +10,6 @@ mod labels;
 
 pub(in crate::service::shipments) use attempt::guard;
 pub use download::{Download, document};
-pub(in crate::service::shipments) use labels::printed_parties;
 
 use crate::{
     carriers,
@@ -23,7 +22,9 @@ use crate::{
         status::{ShipmentStatus, TrackingStatus},
     },
     service::{
-        Actor, Ctx, Input, idempotency, operations as ops,
+        Actor, Ctx, Input,
+        input::idempotency,
+        operations as ops,
         shipments::{
             Change,
             paperwork::{self, BookRequest},
@@ -70,7 +71,7 @@ pub async fn book(
             None => paperwork::of_rule(paperwork::rule_of(db, &shipment)?.as_ref()),
         };
         // What would fail after the carrier booked is refused before it is asked.
-        labels::printed_parties(
+        super::parties::printed_parties(
             &shipment,
             "a shipment needs a sender and a receiver to be labelled",
         )?;

@@ -37,7 +37,7 @@ fn hashed(id: &str) -> String {
 
 /// Opens a session; answers its id.
 pub async fn open(ctx: &Ctx, session: Session) -> Result<String> {
-    let id = crate::service::auth::random_urlsafe(24)?;
+    let id = crate::service::access::secret::random_urlsafe(24)?;
     let row: McpSession = (
         session.connection_id,
         session.user_id,

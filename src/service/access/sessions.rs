@@ -8,10 +8,10 @@ use argon2::{Argon2, PasswordHash, PasswordVerifier};
 
 use crate::{
     error::Result,
-    model::{org::User, time},
+    model::{time, user::User},
     service::{
         Actor, Ctx,
-        login_throttle::{self, Attempt},
+        access::login_throttle::{self, Attempt},
         oauth::{self, hash},
     },
     store,

@@ -8,7 +8,7 @@ use std::{
 
 use crate::{
     error::Result,
-    events::target::{self, GuardedResolver},
+    outbound::target::{self, GuardedResolver},
 };
 
 const TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,12 +1,6 @@
 //! Turns a bearer credential into an `Actor`. API tokens are `shb_` + 43 characters of base64url
 //! randomness, stored only as SHA-256 hashes and compared in constant time.
 
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use ring::{
-    digest,
-    rand::{SecureRandom, SystemRandom},
-};
-
 use subtle::ConstantTimeEq;
 
 use crate::{
@@ -14,7 +8,10 @@ use crate::{
     model::time,
     service::{
         Ctx,
-        actor::{Actor, Principal},
+        access::{
+            actor::{Actor, Principal},
+            secret,
+        },
     },
     store,
 };
@@ -26,22 +23,7 @@ const TOUCH_EVERY_SECONDS: i64 = 60;
 
 /// A new API token value.
 pub fn generate_token() -> Result<String> {
-    Ok(format!("{TOKEN_PREFIX}{}", random_urlsafe(32)?))
-}
-
-/// `len` random bytes, base64url without padding.
-pub fn random_urlsafe(len: usize) -> Result<String> {
-    let mut bytes = vec![0u8; len];
-    SystemRandom::new()
-        .fill(&mut bytes)
-        .map_err(|_| Error::Internal("no randomness available".into()))?;
-    Ok(URL_SAFE_NO_PAD.encode(bytes))
-}
-
-pub fn hash_token(token: &str) -> Vec<u8> {
-    digest::digest(&digest::SHA256, token.as_bytes())
-        .as_ref()
-        .to_vec()
+    Ok(format!("{TOKEN_PREFIX}{}", secret::random_urlsafe(32)?))
 }
 
 fn looks_like_api_token(credential: &str) -> bool {
@@ -59,7 +41,7 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     if !looks_like_api_token(credential) {
         return crate::service::oauth::access::authenticate(ctx, credential).await;
     }
-    let hash = hash_token(credential);
+    let hash = secret::hash(credential);
     let lookup = hash.clone();
     let found = ctx.db.point(|db| store::api_tokens::by_hash(db, &lookup))?;
     let Some(store::api_tokens::Credential {
@@ -145,11 +127,5 @@ mod tests {
         )));
         assert!(!looks_like_api_token("eyJhbGciOiJFZERTQSJ9.e30.c2ln"));
         assert!(looks_like_api_token(&format!("shb_{}", "A".repeat(43))));
-    }
-
-    #[test]
-    fn hashes_are_sha256() {
-        assert_eq!(hash_token("abc").len(), 32);
-        assert_ne!(hash_token("abc"), hash_token("abd"));
     }
 }

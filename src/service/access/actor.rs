@@ -4,8 +4,15 @@
 
 use crate::{
     error::{Error, Result},
-    model::{role::Role, scope::ScopeSet},
-    service::{audit::Authorized, operations::Operation, rate_limit::Quota},
+    model::{
+        audit::{ActorKind, AuditActor},
+        role::Role,
+        scope::ScopeSet,
+    },
+    service::{
+        access::{grant::Grant, rate_limit::Quota},
+        operations::Operation,
+    },
 };
 
 #[derive(Clone, Debug)]
@@ -77,6 +84,23 @@ impl Actor {
 
     /// The one gate of every org-scoped operation: a credential of another organization gets
     /// 404 (as if nothing were there), a missing scope 403 naming the operation's scope. The
+    /// Who the audit log says acted.
+    pub(crate) fn audit_actor(&self) -> AuditActor {
+        let (kind, id) = match &self.principal {
+            Principal::ApiToken { token_id, .. } => (ActorKind::ApiToken, Some(token_id.clone())),
+            Principal::Connection { connection_id, .. } => {
+                (ActorKind::AgentConnection, Some(connection_id.clone()))
+            }
+            Principal::User { user_id } => (ActorKind::User, Some(user_id.clone())),
+            Principal::Admin | Principal::Anonymous => (ActorKind::Cli, None),
+        };
+        AuditActor {
+            kind,
+            id,
+            user_id: self.user_id.clone(),
+        }
+    }
+
     /// leave it answers is what a write needs to carry the operation out (and audit it).
     pub fn authorize<'a>(
         &'a self,
@@ -138,6 +162,44 @@ impl Actor {
             Principal::Admin => Some("admin"),
             Principal::User { .. } | Principal::Anonymous => None,
         }
+    }
+}
+
+/// What `Actor::authorize` answers: leave to carry out `operation` in `org_id`, borrowed (a read
+/// drops it, having allocated nothing).
+#[derive(Clone, Copy, Debug)]
+pub struct Authorized<'a> {
+    actor: &'a Actor,
+    org_id: &'a str,
+    pub operation: &'static Operation,
+}
+
+impl<'a> Authorized<'a> {
+    pub(crate) fn new(
+        actor: &'a Actor,
+        org_id: &'a str,
+        operation: &'static Operation,
+    ) -> Authorized<'a> {
+        Authorized {
+            actor,
+            org_id,
+            operation,
+        }
+    }
+
+    /// The grant for a change of (or making) the resource `id`.
+    pub fn on(self, id: impl Into<String>) -> Grant {
+        Grant::from(self).on(id)
+    }
+}
+
+impl From<Authorized<'_>> for Grant {
+    fn from(authorized: Authorized<'_>) -> Grant {
+        Grant::new(
+            authorized.actor.audit_actor(),
+            authorized.org_id,
+            authorized.operation,
+        )
     }
 }
 

@@ -4,7 +4,7 @@ use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{
-    address::SenderAddress, carrier::CarrierView, country, shipment::CarrierSettings,
+    carrier::CarrierView, country, sender_address::SenderAddress, shipment::CarrierSettings,
     validate::Violations,
 };
 

@@ -229,7 +229,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::{address::AddressFields, shipment::NewShipment};
+    use crate::model::{sender_address::AddressFields, shipment::NewShipment};
 
     fn fields(errors: &[FieldError]) -> Vec<(&str, &str)> {
         errors

@@ -1,0 +1,42 @@
+//! API tokens (SPEC §2 ApiToken): never their value, and how each was made.
+
+use poem_openapi::Object;
+
+use crate::model::{scope::ScopeSet, user::UserRef};
+
+/// An API token: never its value, only its first 12 characters.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ApiToken {
+    pub id: String,
+    #[oai(skip)]
+    pub org_id: String,
+    pub name: String,
+    /// The first 12 characters of the token, to recognise it by.
+    pub token_prefix: String,
+    pub scopes: ScopeSet,
+    pub last_used_at: Option<String>,
+    pub expires_at: Option<String>,
+    pub created_at: String,
+    pub created_by: UserRef,
+}
+
+crate::page_of!(ApiTokenPage, ApiToken);
+
+crate::string_enum! {
+    /// How an API token was made (stored with it): by the command line, by a person in the
+    /// pages, with another API token, or by an AI agent. Only the first two may carry their
+    /// user's staff rights (DESIGN §19).
+    Origin {
+        Cli = "cli",
+        Session = "session",
+        Api = "api",
+        Agent = "agent",
+    }
+}
+
+impl Origin {
+    pub fn carries_staff(self) -> bool {
+        matches!(self, Origin::Cli | Origin::Session)
+    }
+}

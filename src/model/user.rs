@@ -1,0 +1,65 @@
+//! Users (SPEC §2 User): the record, and the user as the API shows it.
+
+use poem_openapi::Object;
+
+/// A user, with the role they hold in the organization the record was read for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct User {
+    pub id: String,
+    pub email: String,
+    pub name: String,
+    pub language: String,
+    pub staff: bool,
+    pub email_verified: bool,
+    /// Role in the organization at hand, when read through one.
+    pub role: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl User {
+    /// `superAdmin` (SPEC §2 User): full rights inside the organizations the user owns.
+    pub fn is_owner(&self) -> bool {
+        self.role.as_deref() == Some("owner")
+    }
+}
+
+/// A user as the API shows it (SPEC §2 User): staff and role stay private, `superAdmin` says
+/// whether the user owns the organization at hand.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "User", rename_all = "camelCase")]
+pub struct UserView {
+    pub id: String,
+    pub email: String,
+    pub name: String,
+    pub language: String,
+    /// Full rights inside this organization (its owner); never in others.
+    pub super_admin: bool,
+    pub email_verified: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl From<User> for UserView {
+    fn from(u: User) -> UserView {
+        UserView {
+            super_admin: u.is_owner(),
+            id: u.id,
+            email: u.email,
+            name: u.name,
+            language: u.language,
+            email_verified: u.email_verified,
+            created_at: u.created_at,
+            updated_at: u.updated_at,
+        }
+    }
+}
+
+/// Who created something: id, name and e-mail of a user.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename = "CreatedBy")]
+pub struct UserRef {
+    pub id: String,
+    pub name: String,
+    pub email: String,
+}

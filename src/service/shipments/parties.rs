@@ -1,0 +1,40 @@
+//! A shipment's sender and receiver as labels and papers print them.
+
+use crate::{
+    carriers::label::LabelAddress,
+    error::{Error, Result},
+    model::shipment::{Party, Shipment},
+};
+
+/// The shipment's sender and receiver as documents print them; `missing` is the error's text
+/// when one is missing.
+pub(super) fn printed_parties(
+    shipment: &Shipment,
+    missing: &str,
+) -> Result<(LabelAddress, LabelAddress)> {
+    let party = |kind: &str| {
+        shipment
+            .body
+            .parties
+            .iter()
+            .find(|p| p.kind == kind)
+            .map(address)
+    };
+    match (party("sender"), party("receiver")) {
+        (Some(sender), Some(receiver)) => Ok((sender, receiver)),
+        _ => Err(Error::InvalidState(missing.into())),
+    }
+}
+
+fn address(p: &Party) -> LabelAddress {
+    LabelAddress {
+        name: p.name.clone(),
+        attention: p.attention.clone(),
+        address1: p.address1.clone(),
+        address2: p.address2.clone(),
+        postal_code: p.postal_code.clone(),
+        city: p.city.clone(),
+        country_code: p.country_code.clone(),
+        phone: p.phone.clone(),
+    }
+}

@@ -1,6 +1,9 @@
-//! What a request brings, checked before an operation acts on it: strict bodies
-//! (`strict`), JSON Merge Patch (`merge_patch`) and idempotency keys (`idempotency`).
+//! What a request brings, checked before an operation acts on it: bodies (`decode`, against
+//! their schema by `strict`), JSON Merge Patch (`merge_patch`), query parameters (`params`) and
+//! idempotency keys (`idempotency`).
 
+pub mod decode;
 pub mod idempotency;
 pub mod merge_patch;
+pub mod params;
 pub mod strict;

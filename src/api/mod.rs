@@ -23,7 +23,6 @@ pub mod problem;
 pub mod quotes;
 pub mod security;
 pub mod sender_addresses;
-pub mod shipment_ops;
 pub mod shipments;
 pub mod shipping_rules;
 pub mod webhooks;
@@ -66,7 +65,13 @@ pub fn all() -> impl poem_openapi::OpenApi {
         carriers::CarriersApi,
         shipping_rules::ShippingRulesApi,
         shipments::ShipmentsApi,
-        shipments::ShipmentOpsApi,
+        (
+            shipments::ShipmentBookingApi,
+            shipments::ShipmentStatusApi,
+            shipments::ShipmentSplitApi,
+            shipments::ShipmentReturnsApi,
+            shipments::ShipmentTrackingApi,
+        ),
         documents::DocumentsApi,
         quotes::QuotesApi,
         order_channels::OrderChannelsApi,

@@ -1,4 +1,6 @@
-//! Shipments: /orgs/{orgId}/shipments and /orgs/{orgId}/shipments/{shipmentId}.
+//! Shipments: /orgs/{orgId}/shipments and /orgs/{orgId}/shipments/{shipmentId}; what is done to
+//! one shipment is in the files named as in `service::shipments` (booking, status, split,
+//! returns, tracking).
 
 use poem::web::Data;
 use poem_openapi::{
@@ -26,7 +28,17 @@ use crate::{
     },
 };
 
-pub use crate::api::shipment_ops::ShipmentOpsApi;
+mod booking;
+mod returns;
+mod split;
+mod status;
+mod tracking;
+
+pub use booking::ShipmentBookingApi;
+pub use returns::ShipmentReturnsApi;
+pub use split::ShipmentSplitApi;
+pub use status::ShipmentStatusApi;
+pub use tracking::ShipmentTrackingApi;
 
 pub struct ShipmentsApi;
 

@@ -14,17 +14,17 @@ use crate::{
     model::api_token::{ApiToken, ApiTokenPage},
     service::{
         Ctx,
-        api_tokens::{self, CreatedToken, NewToken, Rename},
+        api_tokens::{self, ApiTokenCreated, ApiTokenIn, ApiTokenPatchIn},
     },
 };
 
 pub struct ApiTokensApi;
 
 #[derive(ApiResponse)]
-pub enum ApiTokenCreated {
+pub enum ApiTokenCreatedAnswer {
     /// The token was created; store its value now.
     #[oai(status = 201)]
-    Created(Json<CreatedToken>),
+    Created(Json<ApiTokenCreated>),
 }
 
 #[OpenApi(tag = "ApiTags::ApiTokens")]
@@ -58,10 +58,10 @@ impl ApiTokensApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<NewToken>,
-    ) -> ApiResult<ApiTokenCreated> {
+        body: JsonBody<ApiTokenIn>,
+    ) -> ApiResult<ApiTokenCreatedAnswer> {
         let created = api_tokens::create(&ctx, &auth.0, &org_id, body.0).await?;
-        Ok(ApiTokenCreated::Created(Json(created)))
+        Ok(ApiTokenCreatedAnswer::Created(Json(created)))
     }
 
     #[oai(
@@ -92,7 +92,7 @@ impl ApiTokensApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "tokenId")] token_id: Path<String>,
-        body: JsonBody<Rename>,
+        body: JsonBody<ApiTokenPatchIn>,
     ) -> ApiResult<Json<ApiToken>> {
         Ok(Json(
             api_tokens::rename(&ctx, &auth.0, &org_id, &token_id, body.0).await?,

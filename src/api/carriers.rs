@@ -11,7 +11,7 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::carrier::{AvailableCarrier, CarrierFields, CarrierPage, CarrierView},
+    model::carrier::{AvailableCarrier, Carrier, CarrierIn, CarrierPage},
     service::{Ctx, carriers},
 };
 
@@ -29,8 +29,8 @@ impl CarriersApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<CarrierFields>,
-    ) -> ApiResult<Created<CarrierView>> {
+        body: JsonBody<CarrierIn>,
+    ) -> ApiResult<Created<Carrier>> {
         Ok(Created::new(
             carriers::create(&ctx, &auth.0, &org_id, body.0).await?,
         ))
@@ -66,7 +66,7 @@ impl CarriersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "carrierId")] carrier_id: Path<String>,
-    ) -> ApiResult<Json<CarrierView>> {
+    ) -> ApiResult<Json<Carrier>> {
         Ok(Json(
             carriers::get(&ctx, &auth.0, &org_id, &carrier_id).await?,
         ))
@@ -83,8 +83,8 @@ impl CarriersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "carrierId")] carrier_id: Path<String>,
-        body: JsonBody<CarrierFields>,
-    ) -> ApiResult<Json<CarrierView>> {
+        body: JsonBody<CarrierIn>,
+    ) -> ApiResult<Json<Carrier>> {
         Ok(Json(
             carriers::update(&ctx, &auth.0, &org_id, &carrier_id, body.0).await?,
         ))

@@ -5,7 +5,7 @@ use poem_openapi::{ApiResponse, OpenApi, param::Path, payload::Binary};
 
 use crate::{
     api::{ApiTags, body::JsonBody, problem::ApiResult, security::BearerAuth},
-    model::pdf_merge::MergeRequest,
+    model::pdf_merge::DocumentMergeIn,
     service::{Ctx, documents},
 };
 
@@ -31,7 +31,7 @@ impl DocumentsApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<MergeRequest>,
+        body: JsonBody<DocumentMergeIn>,
     ) -> ApiResult<MergedPdf> {
         let pdf = documents::merge(&ctx, &auth.0, &org_id, body.0).await?;
         Ok(MergedPdf::Pdf(Binary(pdf)))

@@ -17,7 +17,7 @@ use crate::{
     },
     service::{
         Ctx, audit,
-        members::{self, MemberPatch, NewMember},
+        members::{self, MemberIn, MemberPatchIn},
     },
 };
 
@@ -54,7 +54,7 @@ impl MembersApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<NewMember>,
+        body: JsonBody<MemberIn>,
     ) -> ApiResult<Created<Member>> {
         Ok(Created::new(
             members::add(&ctx, &auth.0, &org_id, body.0).await?,
@@ -72,7 +72,7 @@ impl MembersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "userId")] user_id: Path<String>,
-        body: JsonBody<MemberPatch>,
+        body: JsonBody<MemberPatchIn>,
     ) -> ApiResult<Json<Member>> {
         Ok(Json(
             members::update(&ctx, &auth.0, &org_id, &user_id, body.0).await?,

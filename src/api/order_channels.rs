@@ -11,10 +11,10 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::order_channel::{OrderChannelPage, OrderChannelView},
+    model::order_channel::{OrderChannel, OrderChannelPage},
     service::{
         Ctx,
-        order_channels::{self, NewChannel},
+        order_channels::{self, OrderChannelIn},
     },
 };
 
@@ -33,8 +33,8 @@ impl OrderChannelsApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<NewChannel>,
-    ) -> ApiResult<Created<OrderChannelView>> {
+        body: JsonBody<OrderChannelIn>,
+    ) -> ApiResult<Created<OrderChannel>> {
         Ok(Created::new(
             order_channels::create(&ctx, &auth.0, &org_id, body.0).await?,
         ))
@@ -72,7 +72,7 @@ impl OrderChannelsApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "channelId")] channel_id: Path<String>,
-    ) -> ApiResult<Json<OrderChannelView>> {
+    ) -> ApiResult<Json<OrderChannel>> {
         Ok(Json(
             order_channels::get(&ctx, &auth.0, &org_id, &channel_id).await?,
         ))

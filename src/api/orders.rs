@@ -16,14 +16,14 @@ use crate::{
         security::BearerAuth,
     },
     model::{
-        order::{NewOrder, OrderPage, OrderView},
-        shipment::ShipmentView,
+        order::{Order, OrderIn, OrderPage},
+        shipment::Shipment,
         status::OrderStatus,
     },
     service::{
         Ctx,
         orders::{
-            self, ListQuery, OrderShipment,
+            self, ListQuery, OrderShipmentIn,
             shopify::{self, Delivery, Outcome},
         },
     },
@@ -43,8 +43,8 @@ impl OrdersApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<NewOrder>,
-    ) -> ApiResult<Created<OrderView>> {
+        body: JsonBody<OrderIn>,
+    ) -> ApiResult<Created<Order>> {
         Ok(Created::new(
             orders::create(&ctx, &auth.0, &org_id, body.0).await?,
         ))
@@ -94,7 +94,7 @@ impl OrdersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "orderId")] order_id: Path<String>,
-    ) -> ApiResult<Json<OrderView>> {
+    ) -> ApiResult<Json<Order>> {
         Ok(Json(orders::get(&ctx, &auth.0, &org_id, &order_id).await?))
     }
 
@@ -125,7 +125,7 @@ impl OrdersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "orderId")] order_id: Path<String>,
-    ) -> ApiResult<Json<OrderView>> {
+    ) -> ApiResult<Json<Order>> {
         Ok(Json(
             orders::cancel(&ctx, &auth.0, &org_id, &order_id).await?,
         ))
@@ -142,8 +142,8 @@ impl OrdersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "orderId")] order_id: Path<String>,
-        body: JsonBody<OrderShipment>,
-    ) -> ApiResult<Created<ShipmentView>> {
+        body: JsonBody<OrderShipmentIn>,
+    ) -> ApiResult<Created<Shipment>> {
         Ok(Created::new(
             orders::create_shipment(&ctx, &auth.0, &org_id, &order_id, body.0).await?,
         ))

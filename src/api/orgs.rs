@@ -10,20 +10,20 @@ use crate::{
         problem::ApiResult,
         security::{BearerAuth, optional_actor},
     },
-    model::org::Org,
+    model::org::Organization,
     service::{
         Ctx,
-        orgs::{self, CreatedOrg, NewOrg, OrgPatch},
+        orgs::{self, OrgCreated, OrgIn, OrgPatchIn},
     },
 };
 
 pub struct OrgsApi;
 
 #[derive(ApiResponse)]
-pub enum OrgCreated {
+pub enum OrgCreatedAnswer {
     /// The organization was created.
     #[oai(status = 201)]
-    Created(Json<CreatedOrg>),
+    Created(Json<OrgCreated>),
 }
 
 #[OpenApi(tag = "ApiTags::Organizations")]
@@ -37,11 +37,11 @@ impl OrgsApi {
         &self,
         ctx: Data<&Ctx>,
         req: &Request,
-        body: JsonBody<NewOrg>,
-    ) -> ApiResult<OrgCreated> {
+        body: JsonBody<OrgIn>,
+    ) -> ApiResult<OrgCreatedAnswer> {
         let actor = optional_actor(req).await?;
         let created = orgs::create(&ctx, &actor, body.0).await?;
-        Ok(OrgCreated::Created(Json(created)))
+        Ok(OrgCreatedAnswer::Created(Json(created)))
     }
 
     #[oai(
@@ -54,7 +54,7 @@ impl OrgsApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-    ) -> ApiResult<Json<Org>> {
+    ) -> ApiResult<Json<Organization>> {
         Ok(Json(orgs::get(&ctx, &auth.0, &org_id).await?))
     }
 
@@ -68,8 +68,8 @@ impl OrgsApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<OrgPatch>,
-    ) -> ApiResult<Json<Org>> {
+        body: JsonBody<OrgPatchIn>,
+    ) -> ApiResult<Json<Organization>> {
         Ok(Json(orgs::update(&ctx, &auth.0, &org_id, body.0).await?))
     }
 }

@@ -11,7 +11,7 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::printer::{PrintJobPage, Printer, PrinterFields, PrinterPage},
+    model::printer::{PrintJobPage, Printer, PrinterIn, PrinterPage},
     service::{Ctx, printers},
 };
 
@@ -29,7 +29,7 @@ impl PrintersApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<PrinterFields>,
+        body: JsonBody<PrinterIn>,
     ) -> ApiResult<Created<Printer>> {
         Ok(Created::new(
             printers::create(&ctx, &auth.0, &org_id, body.0).await?,
@@ -83,7 +83,7 @@ impl PrintersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "printerId")] printer_id: Path<String>,
-        body: JsonBody<PrinterFields>,
+        body: JsonBody<PrinterIn>,
     ) -> ApiResult<Json<Printer>> {
         Ok(Json(
             printers::update(&ctx, &auth.0, &org_id, &printer_id, body.0).await?,

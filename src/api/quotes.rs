@@ -7,7 +7,7 @@ use crate::{
     api::{ApiTags, body::JsonBody, problem::ApiResult, security::BearerAuth},
     service::{
         Ctx,
-        quotes::{self, Quote, QuoteRequest},
+        quotes::{self, QuoteIn, QuoteOut},
     },
 };
 
@@ -25,8 +25,8 @@ impl QuotesApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<QuoteRequest>,
-    ) -> ApiResult<Json<Quote>> {
+        body: JsonBody<QuoteIn>,
+    ) -> ApiResult<Json<QuoteOut>> {
         Ok(Json(quotes::quote(&ctx, &auth.0, &org_id, body.0).await?))
     }
 }

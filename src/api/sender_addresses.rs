@@ -11,7 +11,7 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::sender_address::{AddressFields, SenderAddress, SenderAddressPage},
+    model::sender_address::{SenderAddress, SenderAddressIn, SenderAddressPage},
     service::{Ctx, sender_addresses},
 };
 
@@ -29,7 +29,7 @@ impl SenderAddressesApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<AddressFields>,
+        body: JsonBody<SenderAddressIn>,
     ) -> ApiResult<Created<SenderAddress>> {
         Ok(Created::new(
             sender_addresses::create(&ctx, &auth.0, &org_id, body.0).await?,
@@ -85,7 +85,7 @@ impl SenderAddressesApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "addressId")] address_id: Path<String>,
-        body: JsonBody<AddressFields>,
+        body: JsonBody<SenderAddressIn>,
     ) -> ApiResult<Json<SenderAddress>> {
         Ok(Json(
             sender_addresses::update(&ctx, &auth.0, &org_id, &address_id, body.0).await?,

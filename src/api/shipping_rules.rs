@@ -11,7 +11,7 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::shipping_rule::{RuleFields, RuleView, ShippingRulePage},
+    model::shipping_rule::{ShippingRule, ShippingRuleIn, ShippingRulePage},
     service::{Ctx, shipping_rules},
 };
 
@@ -29,8 +29,8 @@ impl ShippingRulesApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<RuleFields>,
-    ) -> ApiResult<Created<RuleView>> {
+        body: JsonBody<ShippingRuleIn>,
+    ) -> ApiResult<Created<ShippingRule>> {
         Ok(Created::new(
             shipping_rules::create(&ctx, &auth.0, &org_id, body.0).await?,
         ))
@@ -68,7 +68,7 @@ impl ShippingRulesApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "ruleId")] rule_id: Path<String>,
-    ) -> ApiResult<Json<RuleView>> {
+    ) -> ApiResult<Json<ShippingRule>> {
         Ok(Json(
             shipping_rules::get(&ctx, &auth.0, &org_id, &rule_id).await?,
         ))
@@ -85,8 +85,8 @@ impl ShippingRulesApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "ruleId")] rule_id: Path<String>,
-        body: JsonBody<RuleFields>,
-    ) -> ApiResult<Json<RuleView>> {
+        body: JsonBody<ShippingRuleIn>,
+    ) -> ApiResult<Json<ShippingRule>> {
         Ok(Json(
             shipping_rules::update(&ctx, &auth.0, &org_id, &rule_id, body.0).await?,
         ))

@@ -12,7 +12,7 @@ use crate::{
         security::BearerAuth,
     },
     model::webhook::{
-        DeliveryAttempt, DeliveryPage, NewWebhook, Webhook, WebhookPage, WebhookPatch,
+        DeliveryPage, Webhook, WebhookDelivery, WebhookIn, WebhookPage, WebhookPatchIn,
     },
     service::{Ctx, webhooks},
 };
@@ -31,7 +31,7 @@ impl WebhooksApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<NewWebhook>,
+        body: JsonBody<WebhookIn>,
     ) -> ApiResult<Created<Webhook>> {
         Ok(Created::new(
             webhooks::create(&ctx, &auth.0, &org_id, body.0).await?,
@@ -85,7 +85,7 @@ impl WebhooksApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "webhookId")] webhook_id: Path<String>,
-        body: JsonBody<NewWebhook>,
+        body: JsonBody<WebhookIn>,
     ) -> ApiResult<Json<Webhook>> {
         Ok(Json(
             webhooks::update(&ctx, &auth.0, &org_id, &webhook_id, body.0).await?,
@@ -103,7 +103,7 @@ impl WebhooksApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "webhookId")] webhook_id: Path<String>,
-        body: JsonBody<WebhookPatch>,
+        body: JsonBody<WebhookPatchIn>,
     ) -> ApiResult<Json<Webhook>> {
         Ok(Json(
             webhooks::patch(&ctx, &auth.0, &org_id, &webhook_id, body.0).await?,
@@ -155,7 +155,7 @@ impl WebhooksApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "webhookId")] webhook_id: Path<String>,
-    ) -> ApiResult<Json<DeliveryAttempt>> {
+    ) -> ApiResult<Json<WebhookDelivery>> {
         Ok(Json(
             webhooks::test(&ctx, &auth.0, &org_id, &webhook_id).await?,
         ))

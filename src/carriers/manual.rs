@@ -8,7 +8,7 @@ use super::{
 };
 use crate::{
     error::Result,
-    model::{carrier::Carrier, shipment::Shipment},
+    model::{carrier::CarrierRecord, shipment::ShipmentRecord},
 };
 
 pub struct Manual;
@@ -49,15 +49,15 @@ impl CarrierAdapter for Manual {
     fn book<'a>(
         &'a self,
         _env: &'a Env,
-        shipment: &'a Shipment,
-        carrier: &'a Carrier,
+        shipment: &'a ShipmentRecord,
+        carrier: &'a CarrierRecord,
         _reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
         Box::pin(async move { book(shipment, carrier) })
     }
 }
 
-fn book(shipment: &Shipment, carrier: &Carrier) -> Result<Booking> {
+fn book(shipment: &ShipmentRecord, carrier: &CarrierRecord) -> Result<Booking> {
     let given = shipment
         .body
         .carrier_settings

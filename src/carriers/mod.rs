@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::{
     error::{Error, Result},
     model::{
-        carrier::{self as model, Carrier},
-        shipment::Shipment,
+        carrier::{self as model, CarrierRecord},
+        shipment::ShipmentRecord,
         validate::Violations,
     },
 };
@@ -33,12 +33,12 @@ pub struct CarrierField {
     /// `string`, `password` or `select`.
     pub kind: &'static str,
     pub description: &'static str,
-    pub options: Vec<FieldOption>,
+    pub options: Vec<CarrierFieldOption>,
     pub required: bool,
 }
 
 #[derive(Clone, Debug)]
-pub struct FieldOption {
+pub struct CarrierFieldOption {
     pub name: &'static str,
     pub key: &'static str,
     pub value: &'static str,
@@ -73,7 +73,7 @@ impl From<&CarrierField> for model::CarrierField {
             options: f
                 .options
                 .iter()
-                .map(|o| model::FieldOption {
+                .map(|o| model::CarrierFieldOption {
                     name: o.name.into(),
                     key: o.key.into(),
                     value: o.value.into(),
@@ -157,8 +157,8 @@ pub trait CarrierAdapter: Send + Sync {
     fn book<'a>(
         &'a self,
         env: &'a Env,
-        shipment: &'a Shipment,
-        carrier: &'a Carrier,
+        shipment: &'a ShipmentRecord,
+        carrier: &'a CarrierRecord,
         reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>>;
 
@@ -178,7 +178,7 @@ pub trait CarrierAdapter: Send + Sync {
     fn track<'a>(
         &'a self,
         _env: &'a Env,
-        _carrier: &'a Carrier,
+        _carrier: &'a CarrierRecord,
         _number: &'a str,
     ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
         Box::pin(async { Ok(Vec::new()) })
@@ -231,7 +231,10 @@ impl Env {
 pub const SECRET_MASK: &str = "********";
 
 /// A config value as a string (select fields may be given as JSON booleans).
-pub(crate) fn config_str<'a>(carrier: &'a Carrier, key: &str) -> Option<std::borrow::Cow<'a, str>> {
+pub(crate) fn config_str<'a>(
+    carrier: &'a CarrierRecord,
+    key: &str,
+) -> Option<std::borrow::Cow<'a, str>> {
     match carrier.fields.config.get(key)? {
         Value::String(s) if !s.is_empty() => Some(std::borrow::Cow::Borrowed(s)),
         Value::Bool(b) => Some(std::borrow::Cow::Owned(b.to_string())),
@@ -343,7 +346,7 @@ mod tests {
                     key: "mode",
                     kind: "select",
                     description: "",
-                    options: vec![FieldOption {
+                    options: vec![CarrierFieldOption {
                         name: "Live",
                         key: "live",
                         value: "live",

@@ -2,12 +2,12 @@
 //! accepts any product and service; for trying Shipbase out and for tests.
 
 use super::{
-    Booking, BoxFuture, CarrierAdapter, CarrierField, CarrierInfo, Env, FieldOption, Offer,
+    Booking, BoxFuture, CarrierAdapter, CarrierField, CarrierFieldOption, CarrierInfo, Env, Offer,
     random_number,
 };
 use crate::{
     error::Result,
-    model::{carrier::Carrier, shipment::Shipment},
+    model::{carrier::CarrierRecord, shipment::ShipmentRecord},
 };
 
 pub struct Sandbox;
@@ -26,12 +26,12 @@ impl CarrierAdapter for Sandbox {
                     kind: "select",
                     description: "Default label size",
                     options: vec![
-                        FieldOption {
+                        CarrierFieldOption {
                             name: "A4",
                             key: "a4",
                             value: "A4",
                         },
-                        FieldOption {
+                        CarrierFieldOption {
                             name: "100 × 150 mm",
                             key: "100x150",
                             value: "100X150",
@@ -45,12 +45,12 @@ impl CarrierAdapter for Sandbox {
                     kind: "select",
                     description: "PDF labels, or ZPL II for thermal printers (100 × 150 mm, 203 dpi)",
                     options: vec![
-                        FieldOption {
+                        CarrierFieldOption {
                             name: "PDF",
                             key: "pdf",
                             value: "pdf",
                         },
-                        FieldOption {
+                        CarrierFieldOption {
                             name: "ZPL II",
                             key: "zpl",
                             value: "zpl",
@@ -93,15 +93,15 @@ impl CarrierAdapter for Sandbox {
     fn book<'a>(
         &'a self,
         _env: &'a Env,
-        shipment: &'a Shipment,
-        _carrier: &'a Carrier,
+        shipment: &'a ShipmentRecord,
+        _carrier: &'a CarrierRecord,
         _reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
         Box::pin(async move { book(shipment) })
     }
 }
 
-fn book(shipment: &Shipment) -> Result<Booking> {
+fn book(shipment: &ShipmentRecord) -> Result<Booking> {
     let tracking_numbers = (0..shipment.body.parcels.len().max(1))
         .map(|_| random_number("SBX", 14))
         .collect::<Result<Vec<_>>>()?;

@@ -1,14 +1,14 @@
 //! Small helpers for writing carrier requests and describing carrier types.
 
-use super::{CarrierField, FieldOption, config_str};
+use super::{CarrierField, CarrierFieldOption, config_str};
 use crate::{
     error::{Error, Result},
-    model::carrier::Carrier,
+    model::carrier::CarrierRecord,
 };
 
 /// A select option whose key is its value.
-pub(super) fn option(name: &'static str, value: &'static str) -> FieldOption {
-    FieldOption {
+pub(super) fn option(name: &'static str, value: &'static str) -> CarrierFieldOption {
+    CarrierFieldOption {
         name,
         key: value,
         value,
@@ -22,7 +22,7 @@ pub(super) fn field(
     kind: &'static str,
     description: &'static str,
     required: bool,
-    options: Vec<FieldOption>,
+    options: Vec<CarrierFieldOption>,
 ) -> CarrierField {
     CarrierField {
         name,
@@ -122,7 +122,7 @@ pub(super) fn round3(kg: f64) -> f64 {
 /// unless the carrier's `sandbox` setting is `false`.
 pub(super) fn api_base(
     overridden: &str,
-    carrier: &Carrier,
+    carrier: &CarrierRecord,
     sandbox: &str,
     production: &str,
 ) -> String {
@@ -135,7 +135,7 @@ pub(super) fn api_base(
 
 /// A setting the carrier type requires (409 when a carrier lacks it, as one saved before the
 /// field was required would).
-pub(super) fn required(carrier: &Carrier, name: &str, key: &str) -> Result<String> {
+pub(super) fn required(carrier: &CarrierRecord, name: &str, key: &str) -> Result<String> {
     config_str(carrier, key)
         .map(|v| v.into_owned())
         .ok_or_else(|| {

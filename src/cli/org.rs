@@ -6,8 +6,8 @@ use crate::{
     model::scope::ScopeSet,
     service::{
         Actor, Ctx, Input,
-        api_tokens::{self, NewToken},
-        orgs::{self, NewOrg},
+        api_tokens::{self, ApiTokenIn},
+        orgs::{self, OrgIn},
     },
 };
 
@@ -77,7 +77,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             json,
         ),
     };
-    let new = NewOrg {
+    let new = OrgIn {
         name,
         slug,
         description: None,
@@ -89,7 +89,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
     let created = orgs::create(ctx, &admin, Input::ok(new))
         .await
         .map_err(super::describe)?;
-    let token = NewToken {
+    let token = ApiTokenIn {
         name: "Owner token".into(),
         scopes: ScopeSet::everything().to_strings(),
         expires_at: None,

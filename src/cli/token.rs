@@ -6,7 +6,7 @@ use crate::{
     model::{scope::ScopeSet, time},
     service::{
         Actor, Ctx, Input, PageParams,
-        api_tokens::{self, NewToken},
+        api_tokens::{self, ApiTokenIn},
     },
 };
 
@@ -65,7 +65,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
                     Some(time::format(ctx.clock.now() + lifetime))
                 }
             };
-            let new = NewToken {
+            let new = ApiTokenIn {
                 name,
                 scopes: scopes.to_strings(),
                 expires_at,

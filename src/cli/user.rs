@@ -5,10 +5,10 @@ use std::io::BufRead;
 use poem_openapi::types::{MaybeUndefined, ToJSON};
 
 use crate::{
-    model::{role::Role, user::UserView},
+    model::{role::Role, user::User},
     service::{
         Actor, Ctx, Input,
-        members::{self, MemberPatch, NewMember},
+        members::{self, MemberIn, MemberPatchIn},
         users,
     },
     store,
@@ -80,7 +80,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             brand,
             json,
         } => {
-            let member = NewMember {
+            let member = MemberIn {
                 email,
                 name,
                 role: Role::parse(&role).unwrap_or(Role::Member),
@@ -96,7 +96,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
                     .point(move |db| store::users::in_org(db, &org_id, &user_id))
                     .map_err(super::describe)?
                     .ok_or_else(|| format!("{} is not a member of {org}", member.email))?;
-                super::print_json(&UserView::from(user).to_json().unwrap_or_default());
+                super::print_json(&User::from(user).to_json().unwrap_or_default());
             } else {
                 println!(
                     "{} ({}) added as {}",
@@ -116,7 +116,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             let user = users::by_email(ctx, &email)
                 .await
                 .map_err(super::describe)?;
-            let patch = MemberPatch {
+            let patch = MemberPatchIn {
                 role: Role::parse(&role),
                 brand: match (brand, no_brand) {
                     (Some(brand), _) => MaybeUndefined::Value(brand),

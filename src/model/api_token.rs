@@ -2,7 +2,7 @@
 
 use poem_openapi::Object;
 
-use crate::model::{scope::ScopeSet, user::UserRef};
+use crate::model::{scope::ScopeSet, user::CreatedBy};
 
 /// An API token: never its value, only its first 12 characters.
 #[derive(Clone, Debug, PartialEq, Object)]
@@ -18,7 +18,7 @@ pub struct ApiToken {
     pub last_used_at: Option<String>,
     pub expires_at: Option<String>,
     pub created_at: String,
-    pub created_by: UserRef,
+    pub created_by: CreatedBy,
 }
 
 crate::page_of!(ApiTokenPage, ApiToken);

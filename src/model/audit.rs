@@ -19,7 +19,7 @@ crate::string_enum! {
 
 /// Who made a change.
 #[derive(Clone, Debug, PartialEq, Eq, Object)]
-#[oai(rename = "AuditActor", rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
 pub struct AuditActor {
     #[oai(rename = "type")]
     pub kind: ActorKind,
@@ -31,7 +31,7 @@ pub struct AuditActor {
 
 /// One change.
 #[derive(Clone, Debug, PartialEq, Eq, Object)]
-#[oai(rename = "AuditEntry", rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
 pub struct AuditEntry {
     pub id: String,
     #[oai(skip)]

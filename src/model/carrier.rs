@@ -11,8 +11,8 @@ use crate::model::sender_address::SenderAddress;
 /// The writable fields of a carrier: the body of a create or a full replacement.
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "CarrierIn", rename_all = "camelCase")]
-pub struct CarrierFields {
+#[oai(rename_all = "camelCase")]
+pub struct CarrierIn {
     #[oai(validator(min_length = 1))]
     pub name: String,
     /// The carrier type: a `slug` of GET /orgs/{orgId}/available-carriers.
@@ -25,12 +25,12 @@ pub struct CarrierFields {
 
 /// A carrier as stored.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "CarrierRecord", rename_all = "camelCase")]
-pub struct Carrier {
+#[oai(rename_all = "camelCase")]
+pub struct CarrierRecord {
     pub id: String,
     pub org_id: String,
     #[oai(flatten)]
-    pub fields: CarrierFields,
+    pub fields: CarrierIn,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -38,20 +38,19 @@ pub struct Carrier {
 /// A configured carrier, with its sender address where the answer includes it (create, get,
 /// list; not inside a shipping rule).
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "Carrier", rename_all = "camelCase")]
-pub struct CarrierView {
+#[oai(rename_all = "camelCase")]
+pub struct Carrier {
     #[oai(flatten)]
-    pub carrier: Carrier,
+    pub carrier: CarrierRecord,
     #[oai(skip_serializing_if_is_none)]
     pub sender_address: Option<SenderAddress>,
 }
 
-crate::page_of!(CarrierPage, CarrierView);
+crate::page_of!(CarrierPage, Carrier);
 
 /// One choice of a select field.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "CarrierFieldOption")]
-pub struct FieldOption {
+pub struct CarrierFieldOption {
     pub name: String,
     pub key: String,
     pub value: String,
@@ -66,7 +65,7 @@ pub struct CarrierField {
     #[oai(rename = "type")]
     pub kind: String,
     pub description: String,
-    pub options: Vec<FieldOption>,
+    pub options: Vec<CarrierFieldOption>,
     pub required: bool,
 }
 

@@ -76,8 +76,8 @@ pub struct OrderBody {
 
 /// An order as stored.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "OrderRecord", rename_all = "camelCase")]
-pub struct Order {
+#[oai(rename_all = "camelCase")]
+pub struct OrderRecord {
     pub id: String,
     pub org_id: String,
     pub order_channel_id: String,
@@ -94,8 +94,8 @@ pub struct Order {
 /// A manual order (DESIGN §16: orderChannelId and the writable Order fields).
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "OrderIn", rename_all = "camelCase")]
-pub struct NewOrder {
+#[oai(rename_all = "camelCase")]
+pub struct OrderIn {
     /// A channel of type manual.
     pub order_channel_id: String,
     #[oai(validator(min_length = 1))]
@@ -114,7 +114,7 @@ pub struct NewOrder {
     pub shipping_rule_id: Option<String>,
 }
 
-impl NewOrder {
+impl OrderIn {
     /// The parts stored as JSON.
     pub fn body(&self) -> OrderBody {
         OrderBody {
@@ -132,16 +132,16 @@ impl NewOrder {
 
 /// An order with its channel, its shipments and its rule (SPEC §2 Order).
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "Order", rename_all = "camelCase")]
-pub struct OrderView {
+#[oai(rename_all = "camelCase")]
+pub struct Order {
     #[oai(flatten)]
-    pub order: Order,
+    pub order: OrderRecord,
     pub order_channel: OrderChannelRef,
     pub shipments: Vec<ShipmentSummary>,
     pub shipping_rule: Option<ShippingRuleSummary>,
 }
 
-crate::page_of!(OrderPage, OrderView);
+crate::page_of!(OrderPage, Order);
 
 impl OrderLine {
     /// The weight of one unit in kilograms (0 when unknown).
@@ -222,7 +222,7 @@ pub fn status_for(current: OrderStatus, tally: ShipmentTally) -> OrderStatus {
     }
 }
 
-impl Order {
+impl OrderRecord {
     /// Whether shipments may still be added (a cancelled order takes none).
     pub fn accepts_shipments(&self) -> bool {
         self.status != OrderStatus::Cancelled

@@ -6,8 +6,8 @@ pub const CHANNEL_TYPES: [&str; 2] = ["manual", "shopify"];
 
 /// A channel orders come in through, as stored.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "OrderChannelRecord", rename_all = "camelCase")]
-pub struct OrderChannel {
+#[oai(rename_all = "camelCase")]
+pub struct OrderChannelRecord {
     pub id: String,
     pub name: String,
     /// `manual` or `shopify`.
@@ -25,10 +25,10 @@ pub struct OrderChannel {
 
 /// An order channel.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "OrderChannel", rename_all = "camelCase")]
-pub struct OrderChannelView {
+#[oai(rename_all = "camelCase")]
+pub struct OrderChannel {
     #[oai(flatten)]
-    pub channel: OrderChannel,
+    pub channel: OrderChannelRecord,
     /// Where Shopify delivers orders/create and orders/updated (shopify channels).
     pub webhook_url: Option<String>,
     /// The webhook signing secret: present only in the response that creates the channel.
@@ -36,10 +36,14 @@ pub struct OrderChannelView {
     pub webhook_secret: Option<String>,
 }
 
-impl OrderChannelView {
+impl OrderChannel {
     /// The channel as shown; `secret`, in clear, only in the answer that creates it.
-    pub fn new(channel: OrderChannel, base_url: &str, secret: Option<String>) -> OrderChannelView {
-        OrderChannelView {
+    pub fn new(
+        channel: OrderChannelRecord,
+        base_url: &str,
+        secret: Option<String>,
+    ) -> OrderChannel {
+        OrderChannel {
             webhook_url: (channel.kind == "shopify")
                 .then(|| format!("{base_url}/channels/{}/shopify/orders", channel.id)),
             webhook_secret: secret,
@@ -57,4 +61,4 @@ pub struct OrderChannelRef {
     pub kind: String,
 }
 
-crate::page_of!(OrderChannelPage, OrderChannelView);
+crate::page_of!(OrderChannelPage, OrderChannel);

@@ -19,8 +19,8 @@ pub fn is_slug(slug: &str) -> bool {
 
 /// An organization (tenant).
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "Organization", rename_all = "camelCase")]
-pub struct Org {
+#[oai(rename_all = "camelCase")]
+pub struct Organization {
     pub id: String,
     pub name: String,
     pub slug: String,

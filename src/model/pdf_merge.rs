@@ -11,8 +11,8 @@ use crate::{
 /// Shipments whose documents of one type go into one PDF, in the order given.
 #[derive(Clone, Debug, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "DocumentMergeIn", rename_all = "camelCase")]
-pub struct MergeRequest {
+#[oai(rename_all = "camelCase")]
+pub struct DocumentMergeIn {
     /// 1 to 100 shipment ids of the organization.
     pub shipment_ids: Vec<String>,
     /// `label`, `commercial_invoice`, `proforma_invoice` or `packing_list`.
@@ -30,7 +30,7 @@ pub const DOCUMENT_TYPES: [&str; 4] = [
 /// Most shipments one merge takes.
 pub const MAX_SHIPMENTS: usize = 100;
 
-impl MergeRequest {
+impl DocumentMergeIn {
     pub fn validate(&self) -> Result<()> {
         let mut errors = Violations::new();
         if self.shipment_ids.is_empty() || self.shipment_ids.len() > MAX_SHIPMENTS {

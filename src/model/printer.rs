@@ -13,8 +13,8 @@ pub const FORMATS: [&str; 2] = ["pdf", "zpl"];
 /// The writable fields of a printer: the body of a create or a full replacement.
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "PrinterIn", rename_all = "camelCase")]
-pub struct PrinterFields {
+#[oai(rename_all = "camelCase")]
+pub struct PrinterIn {
     #[oai(validator(min_length = 1, max_length = 200))]
     pub name: String,
     /// `raw` (a TCP socket, usually port 9100, that prints what it receives) or `ipp`.
@@ -33,7 +33,7 @@ pub struct Printer {
     pub id: String,
     pub org_id: String,
     #[oai(flatten)]
-    pub fields: PrinterFields,
+    pub fields: PrinterIn,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -79,7 +79,7 @@ impl Endpoint {
     }
 }
 
-impl PrinterFields {
+impl PrinterIn {
     pub fn validate(&self, errors: &mut Violations) {
         errors.length("name", &self.name, 1, 200);
         if !KINDS.contains(&self.kind.as_str()) {
@@ -208,8 +208,8 @@ fn is_metadata(ip: IpAddr) -> bool {
 mod tests {
     use super::*;
 
-    fn fields(kind: &str, address: &str, format: &str) -> PrinterFields {
-        PrinterFields {
+    fn fields(kind: &str, address: &str, format: &str) -> PrinterIn {
+        PrinterIn {
             name: "Desk".into(),
             kind: kind.into(),
             address: address.into(),
@@ -217,7 +217,7 @@ mod tests {
         }
     }
 
-    fn problems(f: &PrinterFields) -> Vec<String> {
+    fn problems(f: &PrinterIn) -> Vec<String> {
         let mut errors = Violations::new();
         f.validate(&mut errors);
         match errors.finish() {

@@ -15,8 +15,8 @@ pub type Customs = BTreeMap<String, Value>;
 /// The writable fields of a sender address: the body of a create or a full replacement.
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "SenderAddressIn", rename_all = "camelCase")]
-pub struct AddressFields {
+#[oai(rename_all = "camelCase")]
+pub struct SenderAddressIn {
     /// Label of the address.
     #[oai(validator(min_length = 1))]
     pub name: String,
@@ -48,7 +48,7 @@ pub struct AddressFields {
 pub struct SenderAddress {
     pub id: String,
     #[oai(flatten)]
-    pub fields: AddressFields,
+    pub fields: SenderAddressIn,
     pub org_id: String,
     pub created_at: String,
     pub updated_at: String,
@@ -56,7 +56,7 @@ pub struct SenderAddress {
 
 crate::page_of!(SenderAddressPage, SenderAddress);
 
-impl AddressFields {
+impl SenderAddressIn {
     pub fn validate(&self, errors: &mut Violations) {
         errors.length("name", &self.name, 1, 200);
         errors.length("attContact", &self.att_contact, 1, 200);

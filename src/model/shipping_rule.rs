@@ -4,7 +4,7 @@ use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{
-    carrier::CarrierView, country, sender_address::SenderAddress, shipment::CarrierSettings,
+    carrier::Carrier, country, sender_address::SenderAddress, shipment::CarrierSettings,
     validate::Violations,
 };
 
@@ -42,8 +42,8 @@ pub struct Condition {
 /// The writable fields of a shipping rule: the body of a create or a full replacement.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "ShippingRuleIn", rename_all = "camelCase")]
-pub struct RuleFields {
+#[oai(rename_all = "camelCase")]
+pub struct ShippingRuleIn {
     #[oai(validator(min_length = 1))]
     pub name: String,
     pub description: Option<String>,
@@ -95,12 +95,12 @@ pub struct RuleFields {
 
 /// A shipping rule as stored.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "ShippingRuleRecord", rename_all = "camelCase")]
-pub struct ShippingRule {
+#[oai(rename_all = "camelCase")]
+pub struct ShippingRuleRecord {
     pub id: String,
     pub org_id: String,
     #[oai(flatten)]
-    pub fields: RuleFields,
+    pub fields: ShippingRuleIn,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -114,19 +114,19 @@ pub struct Ref {
 
 /// A shipping rule in its full form, with what it refers to (SPEC §2 ShippingRule).
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "ShippingRule", rename_all = "camelCase")]
-pub struct RuleView {
+#[oai(rename_all = "camelCase")]
+pub struct ShippingRule {
     #[oai(flatten)]
-    pub rule: ShippingRule,
+    pub rule: ShippingRuleRecord,
     /// The carrier, without its sender address.
-    pub carrier: CarrierView,
+    pub carrier: Carrier,
     pub sender_address: SenderAddress,
     pub label_printer: Option<Ref>,
     pub document_printer: Option<Ref>,
     pub return_shipping_rule: Option<Ref>,
 }
 
-crate::page_of!(ShippingRulePage, RuleView);
+crate::page_of!(ShippingRulePage, ShippingRule);
 
 /// The shipping rule applied to a shipment or an order (SPEC §2 ShippingRuleSummary).
 #[derive(Clone, Debug, PartialEq, Object)]
@@ -142,8 +142,8 @@ pub struct ShippingRuleSummary {
     pub auto_create_return_shipment: bool,
 }
 
-impl From<&ShippingRule> for ShippingRuleSummary {
-    fn from(r: &ShippingRule) -> ShippingRuleSummary {
+impl From<&ShippingRuleRecord> for ShippingRuleSummary {
+    fn from(r: &ShippingRuleRecord) -> ShippingRuleSummary {
         let f = &r.fields;
         ShippingRuleSummary {
             id: r.id.clone(),
@@ -158,7 +158,7 @@ impl From<&ShippingRule> for ShippingRuleSummary {
     }
 }
 
-impl RuleFields {
+impl ShippingRuleIn {
     /// Shape rules; references are checked against the organization's data by the service.
     pub fn validate(&self, errors: &mut Violations) {
         errors.length("name", &self.name, 1, 200);
@@ -202,7 +202,7 @@ impl RuleFields {
     }
 }
 
-impl ShippingRule {
+impl ShippingRuleRecord {
     /// The carrier settings a shipment takes from this rule (DESIGN §7, §16): its
     /// `[{name, val}]` parameters become the object `{name: val}`.
     pub fn carrier_settings(&self) -> CarrierSettings {

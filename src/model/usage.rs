@@ -108,7 +108,7 @@ impl Period {
 
 /// Shipments of the period.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "ShipmentUsage", rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
 pub struct ShipmentUsage {
     /// Created this period, overage included.
     pub used: u64,
@@ -122,7 +122,6 @@ pub struct ShipmentUsage {
 
 /// One limit: how much is used of it.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "LimitUsage")]
 pub struct LimitUsage {
     pub used: u64,
     /// 0 means unlimited.
@@ -131,7 +130,7 @@ pub struct LimitUsage {
 
 /// Every resource limit of the plan.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "Limits", rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
 pub struct Limits {
     pub team_members: LimitUsage,
     pub carriers: LimitUsage,

@@ -4,7 +4,7 @@ use poem_openapi::Object;
 
 /// A user, with the role they hold in the organization the record was read for.
 #[derive(Clone, Debug, PartialEq)]
-pub struct User {
+pub struct UserRecord {
     pub id: String,
     pub email: String,
     pub name: String,
@@ -17,7 +17,7 @@ pub struct User {
     pub updated_at: String,
 }
 
-impl User {
+impl UserRecord {
     /// `superAdmin` (SPEC §2 User): full rights inside the organizations the user owns.
     pub fn is_owner(&self) -> bool {
         self.role.as_deref() == Some("owner")
@@ -27,8 +27,8 @@ impl User {
 /// A user as the API shows it (SPEC §2 User): staff and role stay private, `superAdmin` says
 /// whether the user owns the organization at hand.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "User", rename_all = "camelCase")]
-pub struct UserView {
+#[oai(rename_all = "camelCase")]
+pub struct User {
     pub id: String,
     pub email: String,
     pub name: String,
@@ -40,9 +40,9 @@ pub struct UserView {
     pub updated_at: String,
 }
 
-impl From<User> for UserView {
-    fn from(u: User) -> UserView {
-        UserView {
+impl From<UserRecord> for User {
+    fn from(u: UserRecord) -> User {
+        User {
             super_admin: u.is_owner(),
             id: u.id,
             email: u.email,
@@ -57,8 +57,7 @@ impl From<User> for UserView {
 
 /// Who created something: id, name and e-mail of a user.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "CreatedBy")]
-pub struct UserRef {
+pub struct CreatedBy {
     pub id: String,
     pub name: String,
     pub email: String,

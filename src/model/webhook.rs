@@ -35,8 +35,8 @@ fn yes() -> bool {
 /// A webhook to create (SPEC row 23), or the full replacement of one.
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "WebhookIn", rename_all = "camelCase")]
-pub struct NewWebhook {
+#[oai(rename_all = "camelCase")]
+pub struct WebhookIn {
     #[oai(validator(min_length = 1, max_length = 100))]
     pub name: String,
     /// An absolute http or https URL.
@@ -53,8 +53,8 @@ pub struct NewWebhook {
 /// Fields of a webhook to change; absent fields stay as they are.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Object)]
 #[serde(rename_all = "camelCase", default)]
-#[oai(rename = "WebhookPatchIn", rename_all = "camelCase")]
-pub struct WebhookPatch {
+#[oai(rename_all = "camelCase")]
+pub struct WebhookPatchIn {
     #[oai(validator(min_length = 1, max_length = 100))]
     pub name: Option<String>,
     pub url: Option<String>,
@@ -63,7 +63,7 @@ pub struct WebhookPatch {
     pub is_active: Option<bool>,
 }
 
-impl NewWebhook {
+impl WebhookIn {
     /// Shape rules (the URL's target is checked by the service).
     pub fn validate(&self, errors: &mut Violations) {
         errors.length("name", &self.name, 1, 100);
@@ -74,7 +74,7 @@ impl NewWebhook {
     }
 
     /// The webhook with `patch` applied.
-    pub fn patched(mut self, patch: WebhookPatch) -> NewWebhook {
+    pub fn patched(mut self, patch: WebhookPatchIn) -> WebhookIn {
         if let Some(name) = patch.name {
             self.name = name;
         }
@@ -93,8 +93,8 @@ impl NewWebhook {
 
 impl Webhook {
     /// The writable fields, as a create would send them.
-    pub fn fields(&self) -> NewWebhook {
-        NewWebhook {
+    pub fn fields(&self) -> WebhookIn {
+        WebhookIn {
             name: self.name.clone(),
             url: self.url.clone(),
             events: self.events.clone(),
@@ -109,8 +109,8 @@ impl Webhook {
 
 /// One attempt to deliver an event to a webhook.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "WebhookDelivery", rename_all = "camelCase")]
-pub struct DeliveryAttempt {
+#[oai(rename_all = "camelCase")]
+pub struct WebhookDelivery {
     pub id: String,
     pub webhook_id: String,
     pub event_id: String,
@@ -129,4 +129,4 @@ pub struct DeliveryAttempt {
 }
 
 crate::page_of!(WebhookPage, Webhook);
-crate::page_of!(DeliveryPage, DeliveryAttempt);
+crate::page_of!(DeliveryPage, WebhookDelivery);

@@ -11,7 +11,7 @@ use crate::{
         scope::ScopeSet,
         time,
         usage::Limit,
-        user::UserRef,
+        user::CreatedBy,
         validate::Violations,
     },
     service::{
@@ -25,8 +25,8 @@ use crate::{
 /// A new token. It may not hold scopes the calling credential lacks.
 #[derive(Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "ApiTokenIn", rename_all = "camelCase")]
-pub struct NewToken {
+#[oai(rename_all = "camelCase")]
+pub struct ApiTokenIn {
     #[oai(validator(min_length = 1, max_length = 100))]
     pub name: String,
     /// For example `["read:shipments", "write:orders"]`, or `["read:all", "write:all"]`.
@@ -38,8 +38,8 @@ pub struct NewToken {
 
 /// The new token: `token` is its full value, shown only this once.
 #[derive(Object)]
-#[oai(rename = "ApiTokenCreated", rename_all = "camelCase")]
-pub struct CreatedToken {
+#[oai(rename_all = "camelCase")]
+pub struct ApiTokenCreated {
     pub token: String,
     pub api_token: ApiToken,
 }
@@ -48,8 +48,8 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<NewToken>,
-) -> Result<CreatedToken> {
+    input: Input<ApiTokenIn>,
+) -> Result<ApiTokenCreated> {
     let grant = actor.authorize(org_id, &ops::CREATE_API_TOKEN)?;
     let input = input.get()?;
     let mut errors = Violations::new();
@@ -111,7 +111,7 @@ pub async fn create(
             name,
             token_prefix,
             scopes,
-            created_by: UserRef {
+            created_by: CreatedBy {
                 id: user.id,
                 name: user.name,
                 email: user.email,
@@ -129,7 +129,7 @@ pub async fn create(
                 connection_id: connection,
             },
         )?;
-        Ok(CreatedToken {
+        Ok(ApiTokenCreated {
             token,
             api_token: record,
         })
@@ -172,8 +172,7 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Resu
 
 /// A new name for a token.
 #[derive(Deserialize, Object)]
-#[oai(rename = "ApiTokenPatchIn")]
-pub struct Rename {
+pub struct ApiTokenPatchIn {
     #[oai(validator(min_length = 1, max_length = 100))]
     pub name: String,
 }
@@ -183,7 +182,7 @@ pub async fn rename(
     actor: &Actor,
     org_id: &str,
     token_id: &str,
-    input: Input<Rename>,
+    input: Input<ApiTokenPatchIn>,
 ) -> Result<ApiToken> {
     let grant = actor
         .authorize(org_id, &ops::RENAME_API_TOKEN)?

@@ -4,7 +4,7 @@ use crate::{
     carriers,
     error::{Error, Result},
     model::{
-        carrier::{AvailableCarrier, Carrier, CarrierFields, CarrierPage, CarrierView},
+        carrier::{AvailableCarrier, Carrier, CarrierIn, CarrierPage, CarrierRecord},
         ids,
         usage::Limit,
         validate::Violations,
@@ -25,7 +25,7 @@ pub fn available(actor: &Actor, org_id: &str) -> Result<Vec<AvailableCarrier>> {
         .collect())
 }
 
-fn validate(fields: &CarrierFields) -> Result<()> {
+fn validate(fields: &CarrierIn) -> Result<()> {
     let mut errors = Violations::new();
     errors.length("name", &fields.name, 1, 200);
     errors.length("senderAddressId", &fields.sender_address_id, 1, 100);
@@ -52,13 +52,13 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<CarrierFields>,
-) -> Result<CarrierView> {
+    input: Input<CarrierIn>,
+) -> Result<Carrier> {
     let grant = actor.authorize(org_id, &ops::CREATE_CARRIER)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
-    let carrier = Carrier {
+    let carrier = CarrierRecord {
         id: ids::new(ids::CARRIER),
         org_id: org_id.to_string(),
         fields,
@@ -78,7 +78,7 @@ pub async fn create(
             "senderAddressId",
         )?;
         store::carriers::save(tx, &carrier, secrets.as_deref())?;
-        Ok(CarrierView {
+        Ok(Carrier {
             carrier,
             sender_address: Some(address),
         })
@@ -96,7 +96,7 @@ pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: PageParams) -> R
         .map(Into::into)
 }
 
-pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<CarrierView> {
+pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Carrier> {
     actor.authorize(org_id, &ops::GET_CARRIER)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
@@ -109,8 +109,8 @@ pub async fn update(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<CarrierFields>,
-) -> Result<CarrierView> {
+    input: Input<CarrierIn>,
+) -> Result<Carrier> {
     let grant = actor.authorize(org_id, &ops::UPDATE_CARRIER)?.on(id);
     let fields = input.get()?;
     validate(&fields)?;
@@ -132,7 +132,7 @@ pub async fn update(
         carrier.fields = fields;
         carrier.updated_at = now;
         store::carriers::save(tx, &carrier, secrets.as_deref())?;
-        Ok(CarrierView {
+        Ok(Carrier {
             carrier,
             sender_address: Some(address),
         })
@@ -156,7 +156,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 }
 
 /// Checks that `id` names a carrier of the organization (400 on `field` otherwise).
-pub(crate) fn require(db: &Reader, org_id: &str, id: &str, field: &str) -> Result<CarrierView> {
+pub(crate) fn require(db: &Reader, org_id: &str, id: &str, field: &str) -> Result<Carrier> {
     store::carriers::get(db, org_id, id)?
         .ok_or_else(|| Error::invalid(field, format!("no carrier {id} in this organization")))
 }
@@ -173,7 +173,7 @@ fn open_secrets(vault: &Vault, sealed: &str) -> Result<Secrets> {
 /// value in `kept` (the carrier's secrets before an update); without one it is refused.
 fn seal_secrets(
     vault: &Vault,
-    fields: &mut CarrierFields,
+    fields: &mut CarrierIn,
     kept: Option<Secrets>,
 ) -> Result<Option<String>> {
     let Some(adapter) = carriers::find(&fields.carrier_slug) else {
@@ -213,7 +213,11 @@ fn seal_secrets(
 }
 
 /// The carrier with its secret config values in clear, for its adapter.
-pub(crate) fn reveal(vault: &Vault, db: &Reader, mut carrier: Carrier) -> Result<Carrier> {
+pub(crate) fn reveal(
+    vault: &Vault,
+    db: &Reader,
+    mut carrier: CarrierRecord,
+) -> Result<CarrierRecord> {
     if let Some(sealed) = store::carriers::secrets(db, &carrier.org_id, &carrier.id)? {
         for (key, value) in open_secrets(vault, &sealed)? {
             carrier.fields.config.insert(key, value);

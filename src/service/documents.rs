@@ -3,7 +3,7 @@
 use crate::{
     carriers::pdf_merge,
     error::{Error, Result},
-    model::{document, pdf_merge::MergeRequest},
+    model::{document, pdf_merge::DocumentMergeIn},
     service::{Actor, Ctx, Input, operations as ops, shipments},
     store,
 };
@@ -15,7 +15,7 @@ pub async fn merge(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<MergeRequest>,
+    input: Input<DocumentMergeIn>,
 ) -> Result<Vec<u8>> {
     actor.authorize(org_id, &ops::MERGE_DOCUMENTS)?;
     let request = input.get()?;

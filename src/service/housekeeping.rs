@@ -52,7 +52,7 @@ mod tests {
     use super::*;
     use crate::{
         config::Config,
-        model::{ids, oauth::Client, time::Clock, user::User},
+        model::{ids, oauth::Client, time::Clock, user::UserRecord},
     };
 
     #[tokio::test]
@@ -65,7 +65,7 @@ mod tests {
         let ctx = Ctx::open_with_clock(config, Clock::Set(clock.clone()))
             .unwrap_or_else(|e| panic!("{e}"));
         let at = move |days: i64| time::format(start + ::time::Duration::days(days));
-        let user = User {
+        let user = UserRecord {
             id: ids::new(ids::USER),
             email: "a@example.com".into(),
             name: "A".into(),

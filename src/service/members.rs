@@ -22,8 +22,8 @@ use crate::{
 /// A person to add.
 #[derive(Debug, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "MemberIn", rename_all = "camelCase")]
-pub struct NewMember {
+#[oai(rename_all = "camelCase")]
+pub struct MemberIn {
     /// Their e-mail; a person who has no account yet gets one (set a password with
     /// `shipbase user set-password`).
     pub email: String,
@@ -38,8 +38,8 @@ pub struct NewMember {
 /// What to change of a member; absent fields stay, a `null` brand lifts the limit.
 #[derive(Debug, Deserialize, Object, Default)]
 #[serde(rename_all = "camelCase", default)]
-#[oai(rename = "MemberPatchIn", rename_all = "camelCase")]
-pub struct MemberPatch {
+#[oai(rename_all = "camelCase")]
+pub struct MemberPatchIn {
     pub role: Option<Role>,
     pub brand: MaybeUndefined<String>,
 }
@@ -54,12 +54,7 @@ pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: PageParams) -> R
         .map(Into::into)
 }
 
-pub async fn add(
-    ctx: &Ctx,
-    actor: &Actor,
-    org_id: &str,
-    input: Input<NewMember>,
-) -> Result<Member> {
+pub async fn add(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<MemberIn>) -> Result<Member> {
     let grant = actor.authorize(org_id, &ops::ADD_MEMBER)?;
     let new = input.get()?;
     let mut errors = Violations::new();
@@ -107,7 +102,7 @@ pub async fn update(
     actor: &Actor,
     org_id: &str,
     user_id: &str,
-    input: Input<MemberPatch>,
+    input: Input<MemberPatchIn>,
 ) -> Result<Member> {
     let grant = actor.authorize(org_id, &ops::UPDATE_MEMBER)?.on(user_id);
     let patch = input.get()?;

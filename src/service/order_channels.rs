@@ -7,7 +7,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        order_channel::{CHANNEL_TYPES, OrderChannel, OrderChannelPage, OrderChannelView},
+        order_channel::{CHANNEL_TYPES, OrderChannel, OrderChannelPage, OrderChannelRecord},
         usage::Limit,
         validate::Violations,
     },
@@ -18,8 +18,8 @@ use crate::{
 /// A channel orders come in through.
 #[derive(serde::Deserialize, poem_openapi::Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "OrderChannelIn", rename_all = "camelCase")]
-pub struct NewChannel {
+#[oai(rename_all = "camelCase")]
+pub struct OrderChannelIn {
     #[oai(validator(min_length = 1))]
     pub name: String,
     /// `manual` or `shopify`.
@@ -36,8 +36,8 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<NewChannel>,
-) -> Result<OrderChannelView> {
+    input: Input<OrderChannelIn>,
+) -> Result<OrderChannel> {
     let grant = actor.authorize(org_id, &ops::CREATE_ORDER_CHANNEL)?;
     let new = input.get()?;
     let mut errors = Violations::new();
@@ -66,7 +66,7 @@ pub async fn create(
         .as_deref()
         .map(|secret| ctx.vault.seal(secret))
         .transpose()?;
-    let channel = OrderChannel {
+    let channel = OrderChannelRecord {
         id: ids::new(ids::ORDER_CHANNEL),
         org_id: org_id.to_string(),
         name: new.name,
@@ -84,7 +84,7 @@ pub async fn create(
     ctx.commit(grant.on(&channel.id), move |tx| {
         billing::admit(tx, &channel.org_id, Limit::OrderChannels)?;
         store::order_channels::insert(tx, &channel)?;
-        Ok(OrderChannelView::new(channel, &base_url, webhook_secret))
+        Ok(OrderChannel::new(channel, &base_url, webhook_secret))
     })
     .await
 }
@@ -103,18 +103,16 @@ pub async fn list(
         .read(move |db| store::order_channels::list(db, &org_id, page))
         .await?;
     let base_url = ctx.config.base_url();
-    Ok(paged
-        .map(|c| OrderChannelView::new(c, &base_url, None))
-        .into())
+    Ok(paged.map(|c| OrderChannel::new(c, &base_url, None)).into())
 }
 
-pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderChannelView> {
+pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderChannel> {
     actor.authorize(org_id, &ops::GET_ORDER_CHANNEL)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     let channel = ctx
         .db
         .point(|db| store::order_channels::get(db, &org_id, &id)?.ok_or(Error::NotFound))?;
-    Ok(OrderChannelView::new(channel, &ctx.config.base_url(), None))
+    Ok(OrderChannel::new(channel, &ctx.config.base_url(), None))
 }
 
 /// Deletes a channel that brought no orders (409 otherwise).

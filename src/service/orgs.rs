@@ -7,8 +7,8 @@ use crate::{
     error::{Error, Result},
     model::{
         country, ids,
-        org::{self, Org},
-        user::UserView,
+        org::{self, Organization},
+        user::User,
         validate::{Violations, is_email},
     },
     service::{Actor, Ctx, Input, access::grant::Grant, operations as ops, users},
@@ -19,8 +19,8 @@ use crate::{
 /// `shipbase org create`).
 #[derive(Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "OrgIn", rename_all = "camelCase")]
-pub struct NewOrg {
+#[oai(rename_all = "camelCase")]
+pub struct OrgIn {
     #[oai(validator(min_length = 1, max_length = 200))]
     pub name: String,
     /// Unique; lower-case letters, digits and dashes.
@@ -50,15 +50,14 @@ crate::string_enum! {
 
 /// The new organization and its owner.
 #[derive(Object)]
-#[oai(rename = "OrgCreated")]
-pub struct CreatedOrg {
-    pub org: Org,
-    pub user: UserView,
+pub struct OrgCreated {
+    pub org: Organization,
+    pub user: User,
 }
 
 /// Creates an organization and makes the creator (found or created by e-mail) its owner.
 /// Allowed to the administrator, instance staff, and anyone while `signup.open` is true.
-pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<CreatedOrg> {
+pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<OrgIn>) -> Result<OrgCreated> {
     if !(actor.is_admin() || actor.staff || ctx.config.signup.open) {
         return Err(match actor.principal {
             crate::service::access::actor::Principal::Anonymous => Error::Unauthenticated,
@@ -83,7 +82,7 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
     }
     errors.finish()?;
     let now = ctx.now();
-    let org = Org {
+    let org = Organization {
         id: ids::new(ids::ORG),
         name: input.name,
         slug: input.slug,
@@ -121,7 +120,7 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
         store::orgs::add_member(tx, &org.id, &user.id, "owner", None, &now)?;
         let user = store::users::in_org(tx, &org.id, &user.id)?
             .ok_or_else(|| Error::internal("the new owner is not a member"))?;
-        Ok(CreatedOrg {
+        Ok(OrgCreated {
             org,
             user: user.into(),
         })
@@ -129,7 +128,7 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<NewOrg>) -> Result<Cr
     .await
 }
 
-pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str) -> Result<Org> {
+pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str) -> Result<Organization> {
     actor.authorize(org_id, &ops::GET_ORGANIZATION)?;
     let org_id = org_id.to_string();
     ctx.db
@@ -139,8 +138,8 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str) -> Result<Org> {
 /// Fields to change; absent fields stay as they are, `null` clears a nullable field.
 #[derive(Deserialize, Object, Default)]
 #[serde(rename_all = "camelCase", default)]
-#[oai(rename = "OrgPatchIn", rename_all = "camelCase")]
-pub struct OrgPatch {
+#[oai(rename_all = "camelCase")]
+pub struct OrgPatchIn {
     #[oai(validator(min_length = 1, max_length = 200))]
     #[serde(deserialize_with = "not_null")]
     pub name: Option<String>,
@@ -178,7 +177,12 @@ where
     }
 }
 
-pub async fn update(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<OrgPatch>) -> Result<Org> {
+pub async fn update(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    input: Input<OrgPatchIn>,
+) -> Result<Organization> {
     let grant = actor.authorize(org_id, &ops::UPDATE_ORGANIZATION)?;
     let patch = input.get()?;
     validate_patch(&patch)?;
@@ -198,7 +202,7 @@ pub async fn update(ctx: &Ctx, actor: &Actor, org_id: &str, input: Input<OrgPatc
     .await
 }
 
-fn validate_patch(patch: &OrgPatch) -> Result<()> {
+fn validate_patch(patch: &OrgPatchIn) -> Result<()> {
     let mut errors = Violations::new();
     if let Some(name) = &patch.name {
         errors.length("name", name, 1, 200);
@@ -236,7 +240,7 @@ fn validate_patch(patch: &OrgPatch) -> Result<()> {
     errors.finish()
 }
 
-fn apply(org: &mut Org, patch: OrgPatch) {
+fn apply(org: &mut Organization, patch: OrgPatchIn) {
     fn set<T>(field: &mut T, value: Option<T>) {
         if let Some(value) = value {
             *field = value;
@@ -280,7 +284,7 @@ fn slug_conflict(slug: &str) -> Error {
 
 /// `shipbase org set-plan`: moves an organization to another plan of the configuration. Only
 /// the administrator may; the new limits apply to the next write.
-pub async fn set_plan(ctx: &Ctx, actor: &Actor, org_id: &str, plan: &str) -> Result<Org> {
+pub async fn set_plan(ctx: &Ctx, actor: &Actor, org_id: &str, plan: &str) -> Result<Organization> {
     if !actor.is_admin() {
         return Err(Error::InsufficientScope("admin".into()));
     }

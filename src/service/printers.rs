@@ -4,7 +4,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        printer::{Networks, PrintJobPage, Printer, PrinterFields, PrinterPage},
+        printer::{Networks, PrintJobPage, Printer, PrinterIn, PrinterPage},
         validate::Violations,
     },
     service::{Actor, Ctx, Input, PageParams, operations as ops, page_query},
@@ -29,7 +29,7 @@ pub(crate) fn networks(ctx: &Ctx) -> Networks {
 /// Checks the fields, and that the printer's address is one printers may be on: a literal
 /// address as it is, a host name by every address it resolves to now (one that does not resolve
 /// yet is checked again when a job is sent, as every address is).
-async fn validate(ctx: &Ctx, fields: &PrinterFields) -> Result<()> {
+async fn validate(ctx: &Ctx, fields: &PrinterIn) -> Result<()> {
     let mut errors = Violations::new();
     fields.validate(&mut errors);
     errors.finish()?;
@@ -53,7 +53,7 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<PrinterFields>,
+    input: Input<PrinterIn>,
 ) -> Result<Printer> {
     let grant = actor.authorize(org_id, &ops::CREATE_PRINTER)?;
     let fields = input.get()?;
@@ -95,7 +95,7 @@ pub async fn update(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<PrinterFields>,
+    input: Input<PrinterIn>,
 ) -> Result<Printer> {
     let grant = actor.authorize(org_id, &ops::UPDATE_PRINTER)?.on(id);
     let fields = input.get()?;

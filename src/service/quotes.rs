@@ -14,8 +14,8 @@ use crate::{
 /// Where the goods go; `country` (ISO alpha-2) is required.
 #[derive(Deserialize, Object, Default)]
 #[serde(rename_all = "camelCase", default)]
-#[oai(rename = "DestinationIn", rename_all = "camelCase")]
-pub struct Destination {
+#[oai(rename_all = "camelCase")]
+pub struct DestinationIn {
     pub country: Option<String>,
     pub postal_code: Option<String>,
     pub province: Option<String>,
@@ -27,8 +27,8 @@ pub struct Destination {
 /// One item of the basket.
 #[derive(Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "QuoteItemIn", rename_all = "camelCase")]
-pub struct QuoteItem {
+#[oai(rename_all = "camelCase")]
+pub struct QuoteItemIn {
     pub name: Option<String>,
     pub quantity: i64,
     /// Weight of one unit in grams.
@@ -42,18 +42,17 @@ pub struct QuoteItem {
 
 /// A basket to price (SPEC row 10).
 #[derive(Deserialize, Object)]
-#[oai(rename = "QuoteIn")]
-pub struct QuoteRequest {
-    pub destination: Destination,
+pub struct QuoteIn {
+    pub destination: DestinationIn,
     #[oai(validator(min_items = 1))]
-    pub items: Vec<QuoteItem>,
+    pub items: Vec<QuoteItemIn>,
     pub currency: Option<String>,
 }
 
 /// One offer (SPEC §2 ShippingRate); `totalPrice` is in cents, as a string of digits.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "ShippingRate", rename_all = "camelCase")]
-pub struct Rate {
+#[oai(rename_all = "camelCase")]
+pub struct ShippingRate {
     pub service_name: String,
     pub service_code: String,
     pub total_price: String,
@@ -69,17 +68,16 @@ pub struct Rate {
 
 /// The rates, cheapest first.
 #[derive(Object)]
-#[oai(rename = "QuoteOut")]
-pub struct Quote {
-    pub rates: Vec<Rate>,
+pub struct QuoteOut {
+    pub rates: Vec<ShippingRate>,
 }
 
 pub async fn quote(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<QuoteRequest>,
-) -> Result<Quote> {
+    input: Input<QuoteIn>,
+) -> Result<QuoteOut> {
     actor.authorize(org_id, &ops::QUOTE_SHIPPING_RATES)?;
     let request = input.get()?;
     let mut errors = Violations::new();
@@ -138,7 +136,7 @@ pub async fn quote(
             if condition.matches(basket) {
                 rates.push((
                     condition.price_cents(),
-                    Rate {
+                    ShippingRate {
                         service_name: fields.name.clone(),
                         service_code: format!("{}:{i}", rule.id),
                         total_price: condition.price_cents().to_string(),
@@ -156,7 +154,7 @@ pub async fn quote(
         }
     }
     rates.sort_by_key(|(cents, _)| *cents);
-    Ok(Quote {
+    Ok(QuoteOut {
         rates: rates.into_iter().map(|(_, rate)| rate).collect(),
     })
 }

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::{
     error::Result,
-    model::{sender_address::SenderAddress, shipment::NewShipment, status::ShipmentStatus, time},
+    model::{sender_address::SenderAddress, shipment::ShipmentIn, status::ShipmentStatus, time},
     service::{
         Actor, Ctx, Input, PageParams, carriers, decode_value, operations, sender_addresses,
         shipments,
@@ -98,7 +98,7 @@ const COUNTRIES: [&str; 4] = ["SE", "NO", "DE", "DK"];
 
 /// The `i`th seeded shipment: the shape of a web shop's (a receiver, a parcel, three order
 /// lines), varied by `i`; most are dispatched, as in a shop's history.
-fn shipment(i: u64, address_id: &str, carrier_id: &str) -> Result<(NewShipment, ShipmentStatus)> {
+fn shipment(i: u64, address_id: &str, carrier_id: &str) -> Result<(ShipmentIn, ShipmentStatus)> {
     let k = usize::try_from(i % 4).unwrap_or(0);
     let (name, street, postal_code, city) = RECEIVERS[k];
     let new = decode_value(json!({

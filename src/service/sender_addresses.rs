@@ -4,7 +4,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        sender_address::{AddressFields, SenderAddress, SenderAddressPage},
+        sender_address::{SenderAddress, SenderAddressIn, SenderAddressPage},
         usage::Limit,
         validate::Violations,
     },
@@ -12,7 +12,7 @@ use crate::{
     store::{self, Reader},
 };
 
-fn validate(fields: &AddressFields) -> Result<()> {
+fn validate(fields: &SenderAddressIn) -> Result<()> {
     let mut errors = Violations::new();
     fields.validate(&mut errors);
     errors.finish()
@@ -22,7 +22,7 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<AddressFields>,
+    input: Input<SenderAddressIn>,
 ) -> Result<SenderAddress> {
     let grant = actor.authorize(org_id, &ops::CREATE_SENDER_ADDRESS)?;
     let fields = input.get()?;
@@ -71,7 +71,7 @@ pub async fn update(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<AddressFields>,
+    input: Input<SenderAddressIn>,
 ) -> Result<SenderAddress> {
     let grant = actor.authorize(org_id, &ops::UPDATE_SENDER_ADDRESS)?.on(id);
     let fields = input.get()?;

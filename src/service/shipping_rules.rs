@@ -5,7 +5,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        shipping_rule::{RuleFields, RuleView, ShippingRule, ShippingRulePage},
+        shipping_rule::{ShippingRule, ShippingRuleIn, ShippingRulePage, ShippingRuleRecord},
         usage::Limit,
         validate::Violations,
     },
@@ -16,7 +16,7 @@ use crate::{
     store::{self, Tx},
 };
 
-fn validate(fields: &RuleFields) -> Result<()> {
+fn validate(fields: &ShippingRuleIn) -> Result<()> {
     let mut errors = Violations::new();
     fields.validate(&mut errors);
     errors.finish()
@@ -26,7 +26,7 @@ fn validate(fields: &RuleFields) -> Result<()> {
 fn check_references(
     tx: &Tx,
     org_id: &str,
-    fields: &RuleFields,
+    fields: &ShippingRuleIn,
     own_id: Option<&str>,
 ) -> Result<()> {
     carriers::require(tx, org_id, &fields.carrier_id, "carrierId")?;
@@ -60,13 +60,13 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<RuleFields>,
-) -> Result<RuleView> {
+    input: Input<ShippingRuleIn>,
+) -> Result<ShippingRule> {
     let grant = actor.authorize(org_id, &ops::CREATE_SHIPPING_RULE)?;
     let fields = input.get()?;
     validate(&fields)?;
     let now = ctx.now();
-    let rule = ShippingRule {
+    let rule = ShippingRuleRecord {
         id: ids::new(ids::SHIPPING_RULE),
         org_id: org_id.to_string(),
         fields,
@@ -83,7 +83,7 @@ pub async fn create(
 }
 
 /// The rule just written, in its full form.
-fn saved(tx: &Tx, org_id: &str, id: &str) -> Result<RuleView> {
+fn saved(tx: &Tx, org_id: &str, id: &str) -> Result<ShippingRule> {
     store::shipping_rules::get(tx, org_id, id)?
         .ok_or_else(|| Error::internal(format!("shipping rule {id} vanished while written")))
 }
@@ -103,7 +103,7 @@ pub async fn list(
         .map(Into::into)
 }
 
-pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<RuleView> {
+pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShippingRule> {
     actor.authorize(org_id, &ops::GET_SHIPPING_RULE)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
@@ -116,8 +116,8 @@ pub async fn update(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<RuleFields>,
-) -> Result<RuleView> {
+    input: Input<ShippingRuleIn>,
+) -> Result<ShippingRule> {
     let grant = actor.authorize(org_id, &ops::UPDATE_SHIPPING_RULE)?.on(id);
     let fields = input.get()?;
     validate(&fields)?;

@@ -6,13 +6,13 @@ use ring::rand::{SecureRandom, SystemRandom};
 
 use crate::{
     error::{Error, Result},
-    model::{ids, user::User},
+    model::{ids, user::UserRecord},
     service::{Actor, Ctx},
     store::{self, Tx},
 };
 
 /// The user with this e-mail, created when there is none.
-pub(crate) fn find_or_create(tx: &Tx, email: &str, name: &str, now: &str) -> Result<User> {
+pub(crate) fn find_or_create(tx: &Tx, email: &str, name: &str, now: &str) -> Result<UserRecord> {
     find_or_create_as(tx, &ids::new(ids::USER), email, name, now)
 }
 
@@ -23,11 +23,11 @@ pub(crate) fn find_or_create_as(
     email: &str,
     name: &str,
     now: &str,
-) -> Result<User> {
+) -> Result<UserRecord> {
     if let Some(user) = store::users::by_email(tx, email)? {
         return Ok(user);
     }
-    let user = User {
+    let user = UserRecord {
         id: id.to_string(),
         email: email.to_string(),
         name: name.to_string(),
@@ -43,7 +43,7 @@ pub(crate) fn find_or_create_as(
 }
 
 /// The user with this e-mail (400 on `email` when there is none).
-pub async fn by_email(ctx: &Ctx, email: &str) -> Result<User> {
+pub async fn by_email(ctx: &Ctx, email: &str) -> Result<UserRecord> {
     let lookup = email.to_string();
     ctx.db
         .point(move |db| store::users::by_email(db, &lookup))?
@@ -88,7 +88,7 @@ pub fn hash_password(password: &str) -> Result<String> {
 }
 
 /// Makes a user instance staff. Only the administrator may.
-pub async fn grant_staff(ctx: &Ctx, actor: &Actor, email: &str) -> Result<User> {
+pub async fn grant_staff(ctx: &Ctx, actor: &Actor, email: &str) -> Result<UserRecord> {
     require_admin(actor)?;
     let (email, now) = (email.to_string(), ctx.now());
     ctx.db

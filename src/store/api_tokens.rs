@@ -8,7 +8,7 @@ use crate::{
         api_token::{ApiToken, Origin},
         role::{Role, Standing},
         scope::ScopeSet,
-        user::UserRef,
+        user::CreatedBy,
     },
     store::{PageQuery, Paged, Reader, Tx},
 };
@@ -26,7 +26,7 @@ fn from_row(row: &Row) -> crate::store::sql::Result<ApiToken> {
         name: row.get(2)?,
         token_prefix: row.get(3)?,
         scopes: ScopeSet::parse(&scopes).unwrap_or_default(),
-        created_by: UserRef {
+        created_by: CreatedBy {
             id: row.get(5)?,
             name: row.get(6)?,
             email: row.get(7)?,

@@ -4,7 +4,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::carrier::{Carrier, CarrierFields, CarrierView},
+    model::carrier::{Carrier, CarrierIn, CarrierRecord},
     store::{PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, to_json},
 };
 
@@ -16,11 +16,11 @@ fn select() -> String {
     )
 }
 
-pub(crate) fn from_row_at(row: &Row, at: usize) -> crate::store::sql::Result<Carrier> {
-    Ok(Carrier {
+pub(crate) fn from_row_at(row: &Row, at: usize) -> crate::store::sql::Result<CarrierRecord> {
+    Ok(CarrierRecord {
         id: row.get(at)?,
         org_id: row.get(at + 1)?,
-        fields: CarrierFields {
+        fields: CarrierIn {
             name: row.get(at + 2)?,
             carrier_slug: row.get(at + 3)?,
             config: json_column(row, at + 4)?,
@@ -31,14 +31,14 @@ pub(crate) fn from_row_at(row: &Row, at: usize) -> crate::store::sql::Result<Car
     })
 }
 
-fn with_address(row: &Row) -> crate::store::sql::Result<CarrierView> {
-    Ok(CarrierView {
+fn with_address(row: &Row) -> crate::store::sql::Result<Carrier> {
+    Ok(Carrier {
         carrier: from_row_at(row, 0)?,
         sender_address: Some(sender_addresses::from_row_at(row, 8)?),
     })
 }
 
-pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<CarrierView>> {
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Carrier>> {
     Ok(db
         .conn
         .prepare_cached(&format!("{} WHERE c.org_id = ?1 AND c.id = ?2", select()))?
@@ -46,7 +46,7 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<CarrierView>> {
         .optional()?)
 }
 
-pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<CarrierView>> {
+pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Carrier>> {
     crate::store::org_page(
         db,
         org_id,
@@ -61,7 +61,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<CarrierV
 }
 
 /// Writes a carrier; `secrets` is its sealed secret values (None: it has none).
-pub fn save(tx: &Tx, c: &Carrier, secrets: Option<&str>) -> Result<()> {
+pub fn save(tx: &Tx, c: &CarrierRecord, secrets: Option<&str>) -> Result<()> {
     let f = &c.fields;
     tx.conn.prepare_cached(
         "INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at, secrets)

@@ -5,7 +5,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::{event::Event, ids, webhook::DeliveryAttempt},
+    model::{event::Event, ids, webhook::WebhookDelivery},
     store::{PageQuery, Paged, Reader, Tx, json_column},
 };
 
@@ -123,8 +123,8 @@ pub fn fail_pending(tx: &Tx, webhook_id: &str, now: &str) -> Result<()> {
     Ok(())
 }
 
-fn attempt_from_row(row: &Row) -> crate::store::sql::Result<DeliveryAttempt> {
-    Ok(DeliveryAttempt {
+fn attempt_from_row(row: &Row) -> crate::store::sql::Result<WebhookDelivery> {
+    Ok(WebhookDelivery {
         id: row.get(0)?,
         webhook_id: row.get(1)?,
         event_id: row.get(2)?,
@@ -138,7 +138,7 @@ fn attempt_from_row(row: &Row) -> crate::store::sql::Result<DeliveryAttempt> {
     })
 }
 
-pub fn record_attempt(tx: &Tx, org_id: &str, a: &DeliveryAttempt) -> Result<()> {
+pub fn record_attempt(tx: &Tx, org_id: &str, a: &WebhookDelivery) -> Result<()> {
     tx.conn
         .prepare_cached(
             "INSERT INTO webhook_attempts (id, org_id, webhook_id, event_id, event_type, attempt, response_status,
@@ -167,7 +167,7 @@ pub fn attempts(
     org_id: &str,
     webhook_id: &str,
     page: PageQuery,
-) -> Result<Paged<DeliveryAttempt>> {
+) -> Result<Paged<WebhookDelivery>> {
     let total: i64 = db
         .conn
         .prepare_cached(

@@ -4,7 +4,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::order_channel::OrderChannel,
+    model::order_channel::OrderChannelRecord,
     store::{PageQuery, Paged, Reader, Tx, one_row},
 };
 
@@ -13,8 +13,8 @@ use crate::{
 const COLUMNS: &str =
     "id, org_id, name, type, shop_domain, webhook_secret_sealed, created_at, updated_at";
 
-fn from_row(row: &Row) -> crate::store::sql::Result<OrderChannel> {
-    Ok(OrderChannel {
+fn from_row(row: &Row) -> crate::store::sql::Result<OrderChannelRecord> {
+    Ok(OrderChannelRecord {
         id: row.get(0)?,
         org_id: row.get(1)?,
         name: row.get(2)?,
@@ -26,7 +26,7 @@ fn from_row(row: &Row) -> crate::store::sql::Result<OrderChannel> {
     })
 }
 
-pub fn insert(tx: &Tx, c: &OrderChannel) -> Result<()> {
+pub fn insert(tx: &Tx, c: &OrderChannelRecord) -> Result<()> {
     tx.conn
         .prepare_cached(&format!(
             "INSERT INTO order_channels ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
@@ -44,7 +44,7 @@ pub fn insert(tx: &Tx, c: &OrderChannel) -> Result<()> {
     Ok(())
 }
 
-pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<OrderChannel>> {
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<OrderChannelRecord>> {
     Ok(db
         .conn
         .prepare_cached(&format!(
@@ -56,7 +56,7 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<OrderChannel>> 
 
 /// A channel found by id alone: only for the Shopify receiver, which has no organization in its
 /// path and is authenticated by the channel's own secret.
-pub fn by_id_for_webhook(db: &Reader, id: &str) -> Result<Option<OrderChannel>> {
+pub fn by_id_for_webhook(db: &Reader, id: &str) -> Result<Option<OrderChannelRecord>> {
     Ok(db
         .conn
         .prepare_cached(&format!(
@@ -66,7 +66,7 @@ pub fn by_id_for_webhook(db: &Reader, id: &str) -> Result<Option<OrderChannel>> 
         .optional()?)
 }
 
-pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<OrderChannel>> {
+pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<OrderChannelRecord>> {
     crate::store::org_page(
         db,
         org_id,

@@ -5,9 +5,9 @@ use crate::store::sql::{OptionalExtension, Param, Row, params};
 use crate::{
     error::Result,
     model::{
-        order::{Order, ShipmentTally},
-        order_channel::OrderChannel,
-        shipment::Shipment,
+        order::{OrderRecord, ShipmentTally},
+        order_channel::OrderChannelRecord,
+        shipment::ShipmentRecord,
         status::{OrderStatus, ShipmentStatus},
     },
     store::{PageQuery, Paged, Reader, Tx, json_column, one_row, to_json},
@@ -16,8 +16,8 @@ use crate::{
 const COLUMNS: &str = "o.id, o.org_id, o.order_channel_id, o.order_number, o.external_id, o.status, o.shipping_rule_id, \
     o.body, o.created_at, o.updated_at";
 
-fn from_row(row: &Row) -> crate::store::sql::Result<Order> {
-    Ok(Order {
+fn from_row(row: &Row) -> crate::store::sql::Result<OrderRecord> {
+    Ok(OrderRecord {
         id: row.get(0)?,
         org_id: row.get(1)?,
         order_channel_id: row.get(2)?,
@@ -31,7 +31,7 @@ fn from_row(row: &Row) -> crate::store::sql::Result<Order> {
     })
 }
 
-pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Order>> {
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<OrderRecord>> {
     Ok(db
         .conn
         .prepare_cached(&format!(
@@ -46,7 +46,7 @@ pub fn by_external_id(
     org_id: &str,
     channel_id: &str,
     external_id: &str,
-) -> Result<Option<Order>> {
+) -> Result<Option<OrderRecord>> {
     Ok(db.conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM orders o WHERE o.org_id = ?1 AND o.order_channel_id = ?2 AND o.external_id = ?3"
@@ -74,7 +74,7 @@ pub fn list(
     org_id: &str,
     filter: &Filter,
     page: PageQuery,
-) -> Result<Paged<(Order, OrderChannel)>> {
+) -> Result<Paged<(OrderRecord, OrderChannelRecord)>> {
     let mut clauses = vec!["o.org_id = ?"];
     let mut args: Vec<&dyn Param> = vec![&org_id];
     let conditions: [(Option<&dyn Param>, &str); 3] = [
@@ -112,7 +112,7 @@ pub fn list(
              WHERE {filter_sql} ORDER BY o.created_at DESC, o.id DESC LIMIT ? OFFSET ?"
         ))?
         .query_map(args.as_slice(), |r| {
-            let channel = OrderChannel {
+            let channel = OrderChannelRecord {
                 id: r.get(10)?,
                 org_id: r.get(11)?,
                 name: r.get(12)?,
@@ -133,7 +133,7 @@ pub fn list(
 }
 
 /// Inserts or replaces (same id and org).
-pub fn save(tx: &Tx, o: &Order) -> Result<()> {
+pub fn save(tx: &Tx, o: &OrderRecord) -> Result<()> {
     tx.conn.prepare_cached(
         "INSERT INTO orders (id, org_id, order_channel_id, order_number, external_id, status, shipping_rule_id, body,
                              created_at, updated_at)
@@ -167,7 +167,7 @@ pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
 }
 
 /// The shipments linked to an order, oldest first.
-pub fn shipments(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
+pub fn shipments(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<ShipmentRecord>> {
     crate::store::shipments::of_order(db, org_id, order_id)
 }
 

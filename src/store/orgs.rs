@@ -4,15 +4,15 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::org::Org,
+    model::org::Organization,
     store::{Reader, Tx},
 };
 
 const COLUMNS: &str = "id, name, slug, description, currency, vat_number, billing_email, company_name, \
     address_line1, address_line2, city, postal_code, country, overage_enabled, plan, created_at, updated_at";
 
-fn from_row(row: &Row) -> crate::store::sql::Result<Org> {
-    Ok(Org {
+fn from_row(row: &Row) -> crate::store::sql::Result<Organization> {
+    Ok(Organization {
         id: row.get(0)?,
         name: row.get(1)?,
         slug: row.get(2)?,
@@ -33,7 +33,7 @@ fn from_row(row: &Row) -> crate::store::sql::Result<Org> {
     })
 }
 
-pub fn get(db: &Reader, org_id: &str) -> Result<Option<Org>> {
+pub fn get(db: &Reader, org_id: &str) -> Result<Option<Organization>> {
     Ok(db
         .conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM orgs WHERE id = ?1"))?
@@ -49,7 +49,7 @@ pub fn slug_taken(db: &Reader, slug: &str, except_org: Option<&str>) -> Result<b
 }
 
 /// Inserts a new row or replaces the stored one (same id) with `org`.
-pub fn save(tx: &Tx, org: &Org) -> Result<()> {
+pub fn save(tx: &Tx, org: &Organization) -> Result<()> {
     tx.conn.prepare_cached(&format!(
         "INSERT INTO orgs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, slug = excluded.slug, description = excluded.description,

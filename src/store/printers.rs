@@ -4,7 +4,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::printer::{PrintJob, Printer, PrinterFields},
+    model::printer::{PrintJob, Printer, PrinterIn},
     store::{PageQuery, Paged, Reader, Tx, one_row},
 };
 
@@ -14,7 +14,7 @@ fn from_row(row: &Row) -> crate::store::sql::Result<Printer> {
     Ok(Printer {
         id: row.get(0)?,
         org_id: row.get(1)?,
-        fields: PrinterFields {
+        fields: PrinterIn {
             name: row.get(2)?,
             kind: row.get(3)?,
             address: row.get(4)?,
@@ -226,7 +226,7 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
                     Printer {
                         id: row.get(6)?,
                         org_id: row.get(7)?,
-                        fields: PrinterFields {
+                        fields: PrinterIn {
                             name: row.get(8)?,
                             kind: row.get(9)?,
                             address: row.get(10)?,

@@ -4,7 +4,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::sender_address::{AddressFields, SenderAddress},
+    model::sender_address::{SenderAddress, SenderAddressIn},
     store::{PageQuery, Paged, Reader, Tx, json_column, one_row, to_json},
 };
 
@@ -15,7 +15,7 @@ pub(crate) fn from_row_at(row: &Row, at: usize) -> crate::store::sql::Result<Sen
     Ok(SenderAddress {
         id: row.get(at)?,
         org_id: row.get(at + 1)?,
-        fields: AddressFields {
+        fields: SenderAddressIn {
             name: row.get(at + 2)?,
             att_contact: row.get(at + 3)?,
             address1: row.get(at + 4)?,

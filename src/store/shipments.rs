@@ -4,15 +4,15 @@ use crate::store::sql::{OptionalExtension, Param, Row, params};
 
 use crate::{
     error::Result,
-    model::{sender_address::SenderAddress, shipment::Shipment, status::ShipmentStatus},
+    model::{sender_address::SenderAddress, shipment::ShipmentRecord, status::ShipmentStatus},
     store::{PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, to_json},
 };
 
 const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
     s.order_id, s.shipping_rule_id, s.return_of, s.body, s.created_at, s.updated_at, s.split_from, s.splits_made";
 
-fn from_row(row: &Row) -> crate::store::sql::Result<Shipment> {
-    Ok(Shipment {
+fn from_row(row: &Row) -> crate::store::sql::Result<ShipmentRecord> {
+    Ok(ShipmentRecord {
         id: row.get(0)?,
         org_id: row.get(1)?,
         reference: row.get(2)?,
@@ -31,7 +31,7 @@ fn from_row(row: &Row) -> crate::store::sql::Result<Shipment> {
     })
 }
 
-pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Shipment>> {
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShipmentRecord>> {
     Ok(db
         .conn
         .prepare_cached(&format!(
@@ -42,7 +42,7 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Shipment>> {
 }
 
 /// The shipments linked to an order, oldest first.
-pub fn of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<Shipment>> {
+pub fn of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<ShipmentRecord>> {
     Ok(db.conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM shipments s WHERE s.org_id = ?1 AND s.order_id = ?2 ORDER BY s.created_at, s.id"
@@ -76,7 +76,7 @@ pub fn list(
     org_id: &str,
     filter: &Filter,
     page: PageQuery,
-) -> Result<Paged<(Shipment, SenderAddress)>> {
+) -> Result<Paged<(ShipmentRecord, SenderAddress)>> {
     let mut clauses = vec!["s.org_id = ?"];
     let mut args: Vec<&dyn Param> = vec![&org_id];
     let conditions: [(Option<&dyn Param>, &str); 5] = [
@@ -141,7 +141,7 @@ pub fn list(
     })
 }
 
-pub fn insert(tx: &Tx, s: &Shipment) -> Result<()> {
+pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
     tx.conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
                                 shipping_rule_id, return_of, body, created_at, updated_at, split_from, splits_made)
@@ -168,7 +168,7 @@ pub fn insert(tx: &Tx, s: &Shipment) -> Result<()> {
 }
 
 /// Writes back every mutable column of a stored shipment.
-pub fn update(tx: &Tx, s: &Shipment) -> Result<()> {
+pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
     let n = tx.conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,

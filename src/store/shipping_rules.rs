@@ -7,8 +7,8 @@ use serde_json::Value;
 use crate::{
     error::Result,
     model::{
-        carrier::CarrierView,
-        shipping_rule::{Ref, RuleFields, RuleView, ShippingRule},
+        carrier::Carrier,
+        shipping_rule::{Ref, ShippingRule, ShippingRuleIn, ShippingRuleRecord},
     },
     store::{
         PageQuery, Paged, Reader, Tx, carriers, json_column, one_row, sender_addresses, to_json,
@@ -33,7 +33,7 @@ fn select() -> String {
 
 /// The rule's fields are its JSON `body`; the reference columns are authoritative (and fill in
 /// bodies written before the body held them).
-pub(crate) fn rule_from_row(row: &Row) -> crate::store::sql::Result<ShippingRule> {
+pub(crate) fn rule_from_row(row: &Row) -> crate::store::sql::Result<ShippingRuleRecord> {
     let mut body: Value = json_column(row, 6)?;
     if let Value::Object(map) = &mut body {
         for (key, idx) in [
@@ -45,9 +45,9 @@ pub(crate) fn rule_from_row(row: &Row) -> crate::store::sql::Result<ShippingRule
             map.insert(key.into(), row.get::<_, Option<String>>(idx)?.into());
         }
     }
-    let fields: RuleFields = serde_json::from_value(body)
+    let fields: ShippingRuleIn = serde_json::from_value(body)
         .map_err(|e| crate::store::sql::Error::Decode(6, e.to_string()))?;
-    Ok(ShippingRule {
+    Ok(ShippingRuleRecord {
         id: row.get(0)?,
         org_id: row.get(1)?,
         fields,
@@ -56,7 +56,7 @@ pub(crate) fn rule_from_row(row: &Row) -> crate::store::sql::Result<ShippingRule
     })
 }
 
-fn view(row: &Row) -> crate::store::sql::Result<RuleView> {
+fn view(row: &Row) -> crate::store::sql::Result<ShippingRule> {
     let rule = rule_from_row(row)?;
     let return_shipping_rule = match (
         &rule.fields.return_shipping_rule_id,
@@ -68,9 +68,9 @@ fn view(row: &Row) -> crate::store::sql::Result<RuleView> {
         }),
         _ => None,
     };
-    Ok(RuleView {
+    Ok(ShippingRule {
         rule,
-        carrier: CarrierView {
+        carrier: Carrier {
             carrier: carriers::from_row_at(row, 9)?,
             sender_address: None,
         },
@@ -94,7 +94,7 @@ fn reference(row: &Row, at: usize) -> crate::store::sql::Result<Option<Ref>> {
     )
 }
 
-pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<RuleView>> {
+pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRule>> {
     Ok(db
         .conn
         .prepare_cached(&format!("{} WHERE r.org_id = ?1 AND r.id = ?2", select()))?
@@ -103,7 +103,7 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<RuleView>> {
 }
 
 /// The rule alone, without what it refers to.
-pub fn get_rule(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRule>> {
+pub fn get_rule(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRuleRecord>> {
     Ok(db.conn
         .prepare_cached(
             "SELECT id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body, created_at,
@@ -114,7 +114,7 @@ pub fn get_rule(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRu
         .optional()?)
 }
 
-pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<RuleView>> {
+pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<ShippingRule>> {
     crate::store::org_page(
         db,
         org_id,
@@ -129,7 +129,7 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<RuleView
 }
 
 /// Every rule of the organization, oldest first (quotes walk them all).
-pub fn all(db: &Reader, org_id: &str) -> Result<Vec<RuleView>> {
+pub fn all(db: &Reader, org_id: &str) -> Result<Vec<ShippingRule>> {
     Ok(db
         .conn
         .prepare_cached(&format!(
@@ -140,7 +140,7 @@ pub fn all(db: &Reader, org_id: &str) -> Result<Vec<RuleView>> {
         .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }
 
-pub fn save(tx: &Tx, r: &ShippingRule) -> Result<()> {
+pub fn save(tx: &Tx, r: &ShippingRuleRecord) -> Result<()> {
     let f = &r.fields;
     tx.conn.prepare_cached(
         "INSERT INTO shipping_rules (id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body,

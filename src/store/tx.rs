@@ -189,13 +189,13 @@ mod tests {
         error::Error,
         model::{
             event::{Event, EventKind},
-            org::Org,
+            org::Organization,
         },
         store::{Db, Options},
     };
 
-    fn org(id: &str, plan: &str) -> Org {
-        Org {
+    fn org(id: &str, plan: &str) -> Organization {
+        Organization {
             id: id.into(),
             name: "Acme".into(),
             slug: id.replace('_', "-").to_lowercase(),

@@ -4,15 +4,15 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::user::User,
+    model::user::UserRecord,
     store::{Reader, Tx},
 };
 
 const COLUMNS: &str =
     "u.id, u.email, u.name, u.language, u.staff, u.email_verified, u.created_at, u.updated_at";
 
-fn from_row(row: &Row, role: Option<String>) -> crate::store::sql::Result<User> {
-    Ok(User {
+fn from_row(row: &Row, role: Option<String>) -> crate::store::sql::Result<UserRecord> {
+    Ok(UserRecord {
         id: row.get(0)?,
         email: row.get(1)?,
         name: row.get(2)?,
@@ -25,7 +25,7 @@ fn from_row(row: &Row, role: Option<String>) -> crate::store::sql::Result<User> 
     })
 }
 
-pub fn by_email(db: &Reader, email: &str) -> Result<Option<User>> {
+pub fn by_email(db: &Reader, email: &str) -> Result<Option<UserRecord>> {
     Ok(db
         .conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM users u WHERE u.email = ?1"))?
@@ -33,7 +33,7 @@ pub fn by_email(db: &Reader, email: &str) -> Result<Option<User>> {
         .optional()?)
 }
 
-pub fn get(db: &Reader, user_id: &str) -> Result<Option<User>> {
+pub fn get(db: &Reader, user_id: &str) -> Result<Option<UserRecord>> {
     Ok(db
         .conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM users u WHERE u.id = ?1"))?
@@ -42,7 +42,7 @@ pub fn get(db: &Reader, user_id: &str) -> Result<Option<User>> {
 }
 
 /// The user as a member of `org_id`, with their role there.
-pub fn in_org(db: &Reader, org_id: &str, user_id: &str) -> Result<Option<User>> {
+pub fn in_org(db: &Reader, org_id: &str, user_id: &str) -> Result<Option<UserRecord>> {
     Ok(db
         .conn
         .prepare_cached(&format!(
@@ -53,7 +53,7 @@ pub fn in_org(db: &Reader, org_id: &str, user_id: &str) -> Result<Option<User>> 
         .optional()?)
 }
 
-pub fn insert(tx: &Tx, user: &User) -> Result<()> {
+pub fn insert(tx: &Tx, user: &UserRecord) -> Result<()> {
     tx.conn.prepare_cached(
         "INSERT INTO users (id, email, name, language, staff, email_verified, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -86,7 +86,7 @@ pub fn set_staff(tx: &Tx, user_id: &str, staff: bool, now: &str) -> Result<()> {
 }
 
 /// The user with this e-mail and their password hash (None when no password is set).
-pub fn with_password(db: &Reader, email: &str) -> Result<Option<(User, Option<String>)>> {
+pub fn with_password(db: &Reader, email: &str) -> Result<Option<(UserRecord, Option<String>)>> {
     Ok(db
         .conn
         .prepare_cached(&format!(

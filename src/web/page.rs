@@ -14,7 +14,7 @@ use poem::{
 };
 
 use crate::{
-    model::user::User,
+    model::user::UserRecord,
     service::{Actor, Ctx, access::sessions, oauth},
 };
 
@@ -50,7 +50,7 @@ fn templates() -> &'static Environment<'static> {
 /// The request as the pages see it: its signed-in user, and its CSRF cookie.
 pub struct Visit {
     pub ctx: Ctx,
-    pub signed_in: Option<(Actor, User)>,
+    pub signed_in: Option<(Actor, UserRecord)>,
     csrf_cookie: Option<String>,
     secure: bool,
 }
@@ -81,7 +81,7 @@ impl Visit {
         }
     }
 
-    pub fn user(&self) -> Option<&User> {
+    pub fn user(&self) -> Option<&UserRecord> {
         self.signed_in.as_ref().map(|(_, user)| user)
     }
 

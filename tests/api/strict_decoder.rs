@@ -8,10 +8,10 @@ use serde_json::{Map, Value, json};
 use shipbase::{
     error::Error,
     model::{
-        sender_address::AddressFields, shipment::NewShipment, shipping_rule::RuleFields,
-        webhook::NewWebhook,
+        sender_address::SenderAddressIn, shipment::ShipmentIn, shipping_rule::ShippingRuleIn,
+        webhook::WebhookIn,
     },
-    service::{decode_json, decode_value, members::NewMember, orgs::NewOrg},
+    service::{decode_json, decode_value, members::MemberIn, orgs::OrgIn},
 };
 
 /// Field names the bodies know, so that generated objects reach past the first level.
@@ -99,12 +99,12 @@ fn answered_plainly<T>(outcome: Result<T, Error>) -> Result<(), TestCaseError> {
 }
 
 fn every_body(value: &Value) -> Result<(), TestCaseError> {
-    answered_plainly(decode_value::<NewShipment>(value.clone()))?;
-    answered_plainly(decode_value::<RuleFields>(value.clone()))?;
-    answered_plainly(decode_value::<AddressFields>(value.clone()))?;
-    answered_plainly(decode_value::<NewWebhook>(value.clone()))?;
-    answered_plainly(decode_value::<NewMember>(value.clone()))?;
-    answered_plainly(decode_value::<NewOrg>(value.clone()))
+    answered_plainly(decode_value::<ShipmentIn>(value.clone()))?;
+    answered_plainly(decode_value::<ShippingRuleIn>(value.clone()))?;
+    answered_plainly(decode_value::<SenderAddressIn>(value.clone()))?;
+    answered_plainly(decode_value::<WebhookIn>(value.clone()))?;
+    answered_plainly(decode_value::<MemberIn>(value.clone()))?;
+    answered_plainly(decode_value::<OrgIn>(value.clone()))
 }
 
 proptest! {
@@ -112,8 +112,8 @@ proptest! {
 
     #[test]
     fn any_bytes_get_a_plain_answer(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
-        answered_plainly(decode_json::<NewShipment>(&bytes))?;
-        answered_plainly(decode_json::<NewMember>(&bytes))?;
+        answered_plainly(decode_json::<ShipmentIn>(&bytes))?;
+        answered_plainly(decode_json::<MemberIn>(&bytes))?;
     }
 
     #[test]
@@ -125,7 +125,7 @@ proptest! {
     fn an_unknown_field_is_named(key in "[a-z]{3,10}Z", value in json_value()) {
         let mut body = json!({"email": "a@example.com", "name": "A", "role": "member"});
         body[&key] = value;
-        match decode_value::<NewMember>(body) {
+        match decode_value::<MemberIn>(body) {
             Err(Error::Validation(errors)) => {
                 prop_assert!(errors.iter().any(|e| e.field == key), "{errors:?}");
             }
@@ -146,7 +146,7 @@ proptest! {
         for field in &dropped {
             body.as_object_mut().map(|o| o.remove(*field));
         }
-        match decode_value::<NewMember>(body) {
+        match decode_value::<MemberIn>(body) {
             Ok(_) => prop_assert!(dropped.is_empty()),
             Err(Error::Validation(errors)) => {
                 let named: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();

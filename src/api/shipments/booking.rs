@@ -9,10 +9,10 @@ use poem_openapi::{
 
 use crate::{
     api::{ApiTags, body::OptionalJsonBody, problem::ApiResult, security::BearerAuth},
-    model::shipment::ShipmentView,
+    model::shipment::Shipment,
     service::{
         Ctx,
-        shipments::{self, BookRequest},
+        shipments::{self, BookIn},
     },
 };
 
@@ -49,8 +49,8 @@ impl ShipmentBookingApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
-        body: OptionalJsonBody<BookRequest>,
-    ) -> ApiResult<Json<ShipmentView>> {
+        body: OptionalJsonBody<BookIn>,
+    ) -> ApiResult<Json<Shipment>> {
         Ok(Json(
             shipments::book(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
         ))

@@ -18,7 +18,7 @@ use crate::{
         security::BearerAuth,
     },
     model::{
-        shipment::{NewShipment, ShipmentPage, ShipmentView},
+        shipment::{Shipment, ShipmentIn, ShipmentPage},
         status::ShipmentStatus,
     },
     service::{
@@ -54,8 +54,8 @@ impl ShipmentsApi {
         ctx: Data<&Ctx>,
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
-        body: JsonBody<NewShipment>,
-    ) -> ApiResult<Created<ShipmentView>> {
+        body: JsonBody<ShipmentIn>,
+    ) -> ApiResult<Created<Shipment>> {
         Ok(Created::new(
             shipments::create(&ctx, &auth.0, &org_id, body.0).await?,
         ))
@@ -112,7 +112,7 @@ impl ShipmentsApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
-    ) -> ApiResult<Json<ShipmentView>> {
+    ) -> ApiResult<Json<Shipment>> {
         Ok(Json(
             shipments::get(&ctx, &auth.0, &org_id, &shipment_id).await?,
         ))
@@ -133,7 +133,7 @@ impl ShipmentsApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
         body: JsonBody<MergePatch<ShipmentPatch>>,
-    ) -> ApiResult<Json<ShipmentView>> {
+    ) -> ApiResult<Json<Shipment>> {
         Ok(Json(
             shipments::update(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
         ))

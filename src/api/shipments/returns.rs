@@ -5,7 +5,7 @@ use poem_openapi::{OpenApi, param::Path};
 
 use crate::{
     api::{ApiTags, Created, problem::ApiResult, security::BearerAuth},
-    model::shipment::ShipmentView,
+    model::shipment::Shipment,
     service::{
         Ctx,
         shipments::{self},
@@ -27,7 +27,7 @@ impl ShipmentReturnsApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
-    ) -> ApiResult<Created<ShipmentView>> {
+    ) -> ApiResult<Created<Shipment>> {
         Ok(Created::new(
             shipments::create_return(&ctx, &auth.0, &org_id, &shipment_id).await?,
         ))

@@ -7,7 +7,7 @@ use crate::{
     api::{ApiTags, Created, body::JsonBody, problem::ApiResult, security::BearerAuth},
     service::{
         Ctx,
-        shipments::{self, BatchSplit, Split, SplitOne, SplitOutcome},
+        shipments::{self, BatchSplitIn, BatchSplitOut, SplitIn, SplitOut},
     },
 };
 
@@ -27,8 +27,8 @@ impl ShipmentSplitApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
         #[oai(name = "parcelId")] parcel_id: Path<String>,
-        body: JsonBody<Split>,
-    ) -> ApiResult<Created<SplitOne>> {
+        body: JsonBody<SplitIn>,
+    ) -> ApiResult<Created<SplitOut>> {
         Ok(Created::new(
             shipments::split(&ctx, &auth.0, &org_id, &shipment_id, &parcel_id, body.0).await?,
         ))
@@ -46,8 +46,8 @@ impl ShipmentSplitApi {
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
         #[oai(name = "parcelId")] parcel_id: Path<String>,
-        body: JsonBody<BatchSplit>,
-    ) -> ApiResult<Created<SplitOutcome>> {
+        body: JsonBody<BatchSplitIn>,
+    ) -> ApiResult<Created<BatchSplitOut>> {
         Ok(Created::new(
             shipments::batch_split(&ctx, &auth.0, &org_id, &shipment_id, &parcel_id, body.0)
                 .await?,

@@ -5,10 +5,10 @@ use poem_openapi::{OpenApi, param::Path, payload::Json};
 
 use crate::{
     api::{ApiTags, body::JsonBody, problem::ApiResult, security::BearerAuth},
-    model::shipment::ShipmentView,
+    model::shipment::Shipment,
     service::{
         Ctx,
-        shipments::{self, ApplyRule, StatusChange},
+        shipments::{self, ApplyRuleIn, StatusIn},
     },
 };
 
@@ -28,8 +28,8 @@ impl ShipmentStatusApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
-        body: JsonBody<StatusChange>,
-    ) -> ApiResult<Json<ShipmentView>> {
+        body: JsonBody<StatusIn>,
+    ) -> ApiResult<Json<Shipment>> {
         Ok(Json(
             shipments::set_status(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
         ))
@@ -46,8 +46,8 @@ impl ShipmentStatusApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
-        body: JsonBody<ApplyRule>,
-    ) -> ApiResult<Json<ShipmentView>> {
+        body: JsonBody<ApplyRuleIn>,
+    ) -> ApiResult<Json<Shipment>> {
         Ok(Json(
             shipments::apply_shipping_rule(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
         ))

@@ -5,10 +5,10 @@ use poem_openapi::{OpenApi, param::Path, payload::Json};
 
 use crate::{
     api::{ApiTags, body::JsonBody, problem::ApiResult, security::BearerAuth},
-    model::shipment::ShipmentView,
+    model::shipment::Shipment,
     service::{
         Ctx,
-        shipments::{self, NewTrackingEvent},
+        shipments::{self, TrackingEventIn},
     },
 };
 
@@ -27,8 +27,8 @@ impl ShipmentTrackingApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
-        body: JsonBody<NewTrackingEvent>,
-    ) -> ApiResult<Json<ShipmentView>> {
+        body: JsonBody<TrackingEventIn>,
+    ) -> ApiResult<Json<Shipment>> {
         Ok(Json(
             shipments::add_tracking_event(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
         ))

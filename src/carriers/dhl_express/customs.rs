@@ -8,13 +8,13 @@ use serde_json::{Value, json};
 use crate::{
     carriers::wire::{cut, round3},
     error::{Error, Result},
-    model::shipment::Shipment,
+    model::shipment::ShipmentRecord,
 };
 
 /// What the shipment's content declares: the export declaration, the declared value and its
 /// currency. Refused (409) when an order line lacks what customs needs.
 pub(super) fn declaration(
-    shipment: &Shipment,
+    shipment: &ShipmentRecord,
     today: ::time::Date,
 ) -> Result<(Value, f64, String)> {
     let missing = |what: &str, sku: &str| {

@@ -13,7 +13,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    model::{carrier::Carrier, shipment::Shipment},
+    model::{carrier::CarrierRecord, shipment::ShipmentRecord},
 };
 
 pub struct DhlExpress;
@@ -143,8 +143,8 @@ impl CarrierAdapter for DhlExpress {
     fn book<'a>(
         &'a self,
         env: &'a Env,
-        shipment: &'a Shipment,
-        carrier: &'a Carrier,
+        shipment: &'a ShipmentRecord,
+        carrier: &'a CarrierRecord,
         reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
         Box::pin(book(env, shipment, carrier, reference))
@@ -161,25 +161,25 @@ impl CarrierAdapter for DhlExpress {
     fn track<'a>(
         &'a self,
         env: &'a Env,
-        carrier: &'a Carrier,
+        carrier: &'a CarrierRecord,
         number: &'a str,
     ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
         Box::pin(track(env, carrier, number))
     }
 }
 
-fn base(env: &Env, carrier: &Carrier) -> String {
+fn base(env: &Env, carrier: &CarrierRecord) -> String {
     api_base(&env.dhl_express_url, carrier, TEST, PRODUCTION)
 }
 
 /// A setting DHL Express requires.
-pub(super) fn setting(carrier: &Carrier, key: &str) -> Result<String> {
+pub(super) fn setting(carrier: &CarrierRecord, key: &str) -> Result<String> {
     required(carrier, NAME, key)
 }
 
 fn request(
     env: &Env,
-    carrier: &Carrier,
+    carrier: &CarrierRecord,
     method: reqwest::Method,
     path: &str,
     reference: &str,
@@ -199,8 +199,8 @@ fn request(
 
 async fn book(
     env: &Env,
-    shipment: &Shipment,
-    carrier: &Carrier,
+    shipment: &ShipmentRecord,
+    carrier: &CarrierRecord,
     reference: &str,
 ) -> Result<Booking> {
     let zpl = config_str(carrier, "labelFormat").as_deref() == Some("zpl");
@@ -234,7 +234,7 @@ fn refusal(answer: &Answer) -> Error {
     ))
 }
 
-async fn track(env: &Env, carrier: &Carrier, number: &str) -> Result<Vec<CarrierEvent>> {
+async fn track(env: &Env, carrier: &CarrierRecord, number: &str) -> Result<Vec<CarrierEvent>> {
     let builder = request(env, carrier, reqwest::Method::GET, "/tracking", number)?.query(&[
         ("pieceTrackingNumber", number),
         ("trackingView", "all-checkpoints"),

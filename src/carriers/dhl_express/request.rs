@@ -10,8 +10,8 @@ use crate::{
     },
     error::{Error, Result},
     model::{
-        carrier::Carrier,
-        shipment::{Party, Shipment},
+        carrier::CarrierRecord,
+        shipment::{Party, ShipmentRecord},
         timezone,
     },
 };
@@ -28,8 +28,8 @@ const CUSTOMS_UNION: [&str; 27] = [
 
 /// The MyDHL create-shipment request: parcels as packages numbered 1.., one label per package.
 pub(super) fn shipment_request(
-    shipment: &Shipment,
-    carrier: &Carrier,
+    shipment: &ShipmentRecord,
+    carrier: &CarrierRecord,
     now: ::time::OffsetDateTime,
 ) -> Result<Value> {
     let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);

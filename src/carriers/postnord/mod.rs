@@ -13,7 +13,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    model::{carrier::Carrier, shipment::Shipment},
+    model::{carrier::CarrierRecord, shipment::ShipmentRecord},
 };
 
 pub struct PostNord;
@@ -135,8 +135,8 @@ impl CarrierAdapter for PostNord {
     fn book<'a>(
         &'a self,
         env: &'a Env,
-        shipment: &'a Shipment,
-        carrier: &'a Carrier,
+        shipment: &'a ShipmentRecord,
+        carrier: &'a CarrierRecord,
         reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
         Box::pin(book(env, shipment, carrier, reference))
@@ -153,21 +153,21 @@ impl CarrierAdapter for PostNord {
     fn track<'a>(
         &'a self,
         env: &'a Env,
-        carrier: &'a Carrier,
+        carrier: &'a CarrierRecord,
         number: &'a str,
     ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
         Box::pin(track(env, carrier, number))
     }
 }
 
-fn base(env: &Env, carrier: &Carrier) -> String {
+fn base(env: &Env, carrier: &CarrierRecord) -> String {
     api_base(&env.postnord_url, carrier, SANDBOX, PRODUCTION)
 }
 
 async fn book(
     env: &Env,
-    shipment: &Shipment,
-    carrier: &Carrier,
+    shipment: &ShipmentRecord,
+    carrier: &CarrierRecord,
     reference: &str,
 ) -> Result<Booking> {
     let zpl = config_str(carrier, "labelFormat").as_deref() == Some("zpl");
@@ -220,7 +220,7 @@ fn refusal(answer: &Answer) -> Error {
     ))
 }
 
-async fn track(env: &Env, carrier: &Carrier, number: &str) -> Result<Vec<CarrierEvent>> {
+async fn track(env: &Env, carrier: &CarrierRecord, number: &str) -> Result<Vec<CarrierEvent>> {
     let api_key = required(carrier, NAME, "apiKey")?;
     let url = format!(
         "{}/v7/trackandtrace/id/{}/public",

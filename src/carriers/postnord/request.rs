@@ -9,8 +9,8 @@ use crate::{
     },
     error::{Error, Result},
     model::{
-        carrier::Carrier,
-        shipment::{Party, Shipment},
+        carrier::CarrierRecord,
+        shipment::{Party, ShipmentRecord},
     },
 };
 
@@ -18,8 +18,8 @@ use crate::{
 /// "0" ask PostNord to number the parcels.
 /// `reference` identifies the request (its `messageId`).
 pub(super) fn instruction(
-    shipment: &Shipment,
-    carrier: &Carrier,
+    shipment: &ShipmentRecord,
+    carrier: &CarrierRecord,
     reference: &str,
     now: ::time::OffsetDateTime,
 ) -> Result<Value> {

@@ -15,7 +15,7 @@ pub use parts::{
     CarrierSettings, Dimensions, Parcel, ParcelOrderLine, Party, PickupDetails, Tracking,
     TrackingEvent,
 };
-pub use view::{ShipmentListItem, ShipmentPage, ShipmentSummary, ShipmentView};
+pub use view::{Shipment, ShipmentListItem, ShipmentPage, ShipmentSummary};
 
 pub const TYPES: [&str; 2] = ["outbound", "inbound"];
 pub const PARTY_TYPES: [&str; 7] = [
@@ -47,10 +47,10 @@ pub struct ShipmentBody {
     pub tracking: Option<Tracking>,
 }
 
-/// A shipment as stored. Its public form is `ShipmentView`, which adds documents and the rule.
+/// A shipment as stored. Its public form is `Shipment`, which adds documents and the rule.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "ShipmentRecord", rename_all = "camelCase")]
-pub struct Shipment {
+#[oai(rename_all = "camelCase")]
+pub struct ShipmentRecord {
     pub id: String,
     pub org_id: String,
     pub reference: String,
@@ -76,7 +76,7 @@ pub struct Shipment {
     pub updated_at: String,
 }
 
-impl Shipment {
+impl ShipmentRecord {
     /// A new pending shipment made from this one (a split, a return): same organization, sender
     /// address, type, terms and order; its own `id`, `reference` and `body`, no rule, no tracking,
     /// and no link to where it came from (the caller sets `split_from` or `return_of`).
@@ -86,9 +86,9 @@ impl Shipment {
         reference: String,
         mut body: ShipmentBody,
         now: &str,
-    ) -> Shipment {
+    ) -> ShipmentRecord {
         body.tracking = None;
-        Shipment {
+        ShipmentRecord {
             id,
             org_id: self.org_id.clone(),
             reference,
@@ -111,8 +111,8 @@ impl Shipment {
 /// A shipment to create (SPEC row 12). Parcels and order lines without ids get new ones.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "ShipmentIn", rename_all = "camelCase")]
-pub struct NewShipment {
+#[oai(rename_all = "camelCase")]
+pub struct ShipmentIn {
     #[oai(validator(min_length = 1))]
     pub reference: String,
     pub sender_address_id: String,
@@ -135,7 +135,7 @@ pub struct NewShipment {
     pub order_id: Option<String>,
 }
 
-impl NewShipment {
+impl ShipmentIn {
     /// The shape rules of DESIGN §7 (references are checked against the organization's data by
     /// the service): one receiver, at most one sender, parcels, unique part ids.
     pub fn validate(&self) -> crate::error::Result<()> {
@@ -205,8 +205,8 @@ mod tests {
         }
     }
 
-    fn new(parties: Vec<Party>) -> NewShipment {
-        NewShipment {
+    fn new(parties: Vec<Party>) -> ShipmentIn {
+        ShipmentIn {
             reference: "R-1".into(),
             sender_address_id: "adr_1".into(),
             parties,
@@ -232,7 +232,7 @@ mod tests {
         }
     }
 
-    fn fields(n: &NewShipment) -> Vec<String> {
+    fn fields(n: &ShipmentIn) -> Vec<String> {
         match n.validate() {
             Ok(()) => vec![],
             Err(crate::error::Error::Validation(e)) => e.into_iter().map(|e| e.field).collect(),

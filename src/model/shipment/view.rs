@@ -6,17 +6,17 @@ use poem_openapi::Object;
 use crate::model::{
     document::Document,
     sender_address::SenderAddress,
-    shipment::{CarrierSettings, Shipment, Tracking},
+    shipment::{CarrierSettings, ShipmentRecord, Tracking},
     shipping_rule::ShippingRuleSummary,
     status::ShipmentStatus,
 };
 
 /// A shipment (full form) with its documents and the rule applied to it.
 #[derive(Clone, Debug, PartialEq, Object)]
-#[oai(rename = "Shipment", rename_all = "camelCase")]
-pub struct ShipmentView {
+#[oai(rename_all = "camelCase")]
+pub struct Shipment {
     #[oai(flatten)]
-    pub shipment: Shipment,
+    pub shipment: ShipmentRecord,
     pub documents: Vec<Document>,
     pub shipping_rule: Option<ShippingRuleSummary>,
 }
@@ -37,7 +37,7 @@ pub struct ShipmentListItem {
 }
 
 impl ShipmentListItem {
-    pub fn new(s: Shipment, sender_address: SenderAddress) -> ShipmentListItem {
+    pub fn new(s: ShipmentRecord, sender_address: SenderAddress) -> ShipmentListItem {
         ShipmentListItem {
             id: s.id,
             reference: s.reference,
@@ -69,7 +69,7 @@ pub struct ShipmentSummary {
 }
 
 impl ShipmentSummary {
-    pub fn new(s: Shipment, documents: Vec<Document>) -> ShipmentSummary {
+    pub fn new(s: ShipmentRecord, documents: Vec<Document>) -> ShipmentSummary {
         ShipmentSummary {
             id: s.id,
             reference: s.reference,

@@ -8,7 +8,7 @@ use argon2::{Argon2, PasswordHash, PasswordVerifier};
 
 use crate::{
     error::Result,
-    model::{time, user::User},
+    model::{time, user::UserRecord},
     service::{
         Actor, Ctx,
         access::login_throttle::{self, Attempt},
@@ -24,7 +24,7 @@ pub const SESSION_DAYS: i64 = 7;
 #[derive(Debug)]
 pub enum SignIn {
     /// Signed in: the cookie value of the new session.
-    Session { token: String, user: User },
+    Session { token: String, user: UserRecord },
     /// Wrong e-mail or password (never which).
     Refused,
     /// Too many failures: try again after this many seconds.
@@ -104,7 +104,7 @@ fn verify(stored: Option<&str>, password: &str) -> bool {
 }
 
 /// The signed-in user of a session cookie, as an actor of the pages.
-pub async fn actor(ctx: &Ctx, token: &str) -> Result<Option<(Actor, User)>> {
+pub async fn actor(ctx: &Ctx, token: &str) -> Result<Option<(Actor, UserRecord)>> {
     let (token_hash, now) = (hash(token), ctx.now());
     ctx.db.point(|db| {
         let Some(user_id) = store::sessions::user_of(db, &token_hash, &now)? else {

@@ -229,7 +229,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::{sender_address::AddressFields, shipment::NewShipment};
+    use crate::model::{sender_address::SenderAddressIn, shipment::ShipmentIn};
 
     fn fields(errors: &[FieldError]) -> Vec<(&str, &str)> {
         errors
@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn a_valid_body_has_no_violations() {
-        assert!(violations::<AddressFields>(&address()).is_empty());
+        assert!(violations::<SenderAddressIn>(&address()).is_empty());
     }
 
     #[test]
@@ -255,7 +255,7 @@ mod tests {
         body["adress2"] = json!("2nd floor");
         body["favouriteColour"] = json!("teal");
         assert_eq!(
-            fields(&violations::<AddressFields>(&body)),
+            fields(&violations::<SenderAddressIn>(&body)),
             [
                 ("adress2", "unknown field; did you mean \"address2\"?"),
                 ("favouriteColour", "unknown field")
@@ -267,10 +267,10 @@ mod tests {
     fn null_stands_for_left_out_only_for_known_fields() {
         let mut body = address();
         body["address2"] = json!(null);
-        assert!(violations::<AddressFields>(&body).is_empty());
+        assert!(violations::<SenderAddressIn>(&body).is_empty());
         body["favouriteColour"] = json!(null);
         assert_eq!(
-            fields(&violations::<AddressFields>(&body)),
+            fields(&violations::<SenderAddressIn>(&body)),
             [("favouriteColour", "unknown field")]
         );
     }
@@ -281,7 +281,7 @@ mod tests {
         for name in ["attContact", "zipcode", "state"] {
             body.as_object_mut().map(|o| o.remove(name));
         }
-        let errors = violations::<AddressFields>(&body);
+        let errors = violations::<SenderAddressIn>(&body);
         let mut named: Vec<_> = fields(&errors).into_iter().map(|(f, _)| f).collect();
         named.sort_unstable();
         assert_eq!(named, ["attContact", "state", "zipcode"]);
@@ -298,7 +298,7 @@ mod tests {
             "parcels": [{"weight": "heavy", "orderLines": [{"sku": "A", "quantity": 1.5, "qty": 3}]}],
         });
         assert_eq!(
-            fields(&violations::<NewShipment>(&body)),
+            fields(&violations::<ShipmentIn>(&body)),
             [
                 ("parcels[0].orderLines[0].qty", "unknown field"),
                 (

@@ -9,10 +9,9 @@ use serde_json::Value;
 use crate::{
     error::{Error, Result},
     model::{
-        order::Order,
+        order::OrderRecord,
         shipment::{
-            CarrierSettings, NewShipment, Parcel, ParcelOrderLine, Party, PickupDetails,
-            ShipmentView,
+            CarrierSettings, Parcel, ParcelOrderLine, Party, PickupDetails, Shipment, ShipmentIn,
         },
     },
     service::{Actor, Ctx, Input, operations as ops, shipments},
@@ -24,8 +23,8 @@ const DEFAULT_PARCEL_KG: f64 = 1.0;
 /// A shipment for an order; parties default to the order's shipping address.
 #[derive(Deserialize, poem_openapi::Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "OrderShipmentIn", rename_all = "camelCase")]
-pub struct OrderShipment {
+#[oai(rename_all = "camelCase")]
+pub struct OrderShipmentIn {
     pub sender_address_id: String,
     pub carrier_id: String,
     pub product_id: String,
@@ -47,8 +46,8 @@ pub async fn create_shipment(
     actor: &Actor,
     org_id: &str,
     order_id: &str,
-    input: Input<OrderShipment>,
-) -> Result<ShipmentView> {
+    input: Input<OrderShipmentIn>,
+) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::CREATE_ORDER_SHIPMENT)?;
     let request = input.get()?;
     let (org_id, order_id, now) = (org_id.to_string(), order_id.to_string(), ctx.now());
@@ -59,7 +58,7 @@ pub async fn create_shipment(
         let new = shipment_for(&order, request)?;
         new.validate()?;
         let shipment = shipments::create_in(tx, &org_id, id, new, now)?;
-        Ok(ShipmentView {
+        Ok(Shipment {
             shipment,
             documents: Vec::new(),
             shipping_rule: None,
@@ -68,12 +67,12 @@ pub async fn create_shipment(
     .await
 }
 
-fn shipment_for(order: &Order, request: OrderShipment) -> Result<NewShipment> {
+fn shipment_for(order: &OrderRecord, request: OrderShipmentIn) -> Result<ShipmentIn> {
     let parties = match request.parties {
         Some(parties) if !parties.is_empty() => parties,
         _ => vec![receiver(order)?],
     };
-    Ok(NewShipment {
+    Ok(ShipmentIn {
         reference: request
             .reference
             .unwrap_or_else(|| order.order_number.clone()),
@@ -96,7 +95,7 @@ fn shipment_for(order: &Order, request: OrderShipment) -> Result<NewShipment> {
 }
 
 /// The receiver party from the order's shipping address and customer.
-fn receiver(order: &Order) -> Result<Party> {
+fn receiver(order: &OrderRecord) -> Result<Party> {
     let missing = || {
         Error::invalid(
             "parties",
@@ -124,7 +123,7 @@ fn receiver(order: &Order) -> Result<Party> {
 }
 
 /// One parcel holding the shippable lines; its weight is theirs.
-fn parcel(order: &Order) -> Parcel {
+fn parcel(order: &OrderRecord) -> Parcel {
     let lines: Vec<_> = order
         .body
         .order_lines

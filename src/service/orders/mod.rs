@@ -6,8 +6,8 @@ use crate::{
     model::{
         event::EventKind,
         ids,
-        order::{self, NewOrder, Order, OrderPage, OrderView},
-        order_channel::{OrderChannel, OrderChannelRef},
+        order::{self, Order, OrderIn, OrderPage, OrderRecord},
+        order_channel::{OrderChannelRecord, OrderChannelRef},
         shipment::ShipmentSummary,
         shipping_rule::ShippingRuleSummary,
         status::{OrderStatus, ShipmentStatus},
@@ -25,7 +25,7 @@ use crate::{
 mod for_order;
 pub mod shopify;
 
-pub use for_order::{OrderShipment, create_shipment};
+pub use for_order::{OrderShipmentIn, create_shipment};
 
 /// What the list accepts, as the client sent it.
 #[derive(Default)]
@@ -37,14 +37,14 @@ pub struct ListQuery {
 }
 
 /// An order with its channel, its shipments (with their documents) and its rule.
-pub(crate) fn view(db: &Reader, order: Order) -> Result<OrderView> {
+pub(crate) fn view(db: &Reader, order: OrderRecord) -> Result<Order> {
     let channel = store::order_channels::get(db, &order.org_id, &order.order_channel_id)?
         .ok_or_else(|| Error::internal(format!("order {} has no channel", order.id)))?;
     view_with(db, order, channel)
 }
 
 /// `view` for an order whose channel is already at hand.
-fn view_with(db: &Reader, order: Order, channel: OrderChannel) -> Result<OrderView> {
+fn view_with(db: &Reader, order: OrderRecord, channel: OrderChannelRecord) -> Result<Order> {
     let org_id = order.org_id.clone();
     let shipments = store::orders::shipments(db, &org_id, &order.id)?
         .into_iter()
@@ -59,7 +59,7 @@ fn view_with(db: &Reader, order: Order, channel: OrderChannel) -> Result<OrderVi
             .map(ShippingRuleSummary::from),
         None => None,
     };
-    Ok(OrderView {
+    Ok(Order {
         order,
         order_channel: OrderChannelRef {
             id: channel.id,
@@ -71,14 +71,14 @@ fn view_with(db: &Reader, order: Order, channel: OrderChannel) -> Result<OrderVi
     })
 }
 
-fn require(db: &Reader, org_id: &str, id: &str) -> Result<Order> {
+fn require(db: &Reader, org_id: &str, id: &str) -> Result<OrderRecord> {
     store::orders::get(db, org_id, id)?.ok_or(Error::NotFound)
 }
 
 /// Every order write passes through here, inside the caller's unit of work: the order is
 /// written and the events of DESIGN §9 are emitted with the order as it now is. `before` is the
 /// order as it was (None for a new one).
-pub(crate) fn save(tx: &Tx, order: &Order, before: Option<&Order>) -> Result<()> {
+pub(crate) fn save(tx: &Tx, order: &OrderRecord, before: Option<&OrderRecord>) -> Result<()> {
     store::orders::save(tx, order)?;
     let mut events = Emitter::new(tx, &order.org_id, &order.updated_at, || {
         view(tx, order.clone())
@@ -86,7 +86,7 @@ pub(crate) fn save(tx: &Tx, order: &Order, before: Option<&Order>) -> Result<()>
     match before {
         None => events.emit(EventKind::OrderCreated)?,
         Some(before) => {
-            let unchanged = Order {
+            let unchanged = OrderRecord {
                 updated_at: order.updated_at.clone(),
                 ..before.clone()
             } == *order;
@@ -105,8 +105,8 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<NewOrder>,
-) -> Result<OrderView> {
+    input: Input<OrderIn>,
+) -> Result<Order> {
     let grant = actor.authorize(org_id, &ops::CREATE_ORDER)?;
     let new = input.get()?;
     let body = new.body();
@@ -156,7 +156,7 @@ pub async fn create(
                 "an order with externalId {external} exists in this channel"
             )));
         }
-        let order = Order {
+        let order = OrderRecord {
             id,
             org_id: org_id.clone(),
             order_channel_id: channel.id.clone(),
@@ -201,7 +201,7 @@ pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, query: ListQuery) -> R
         .map(Into::into)
 }
 
-pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderView> {
+pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Order> {
     actor.authorize(org_id, &ops::GET_ORDER)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db.point(|db| view(db, require(db, &org_id, &id)?))
@@ -224,7 +224,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 }
 
 /// Cancels an order and those of its shipments that have not left (409 once fulfilled).
-pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<OrderView> {
+pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Order> {
     let grant = actor.authorize(org_id, &ops::CANCEL_ORDER)?.on(id);
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.commit(grant, move |tx| {
@@ -245,7 +245,12 @@ pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 /// Cancels the shipments of an order that have not left, then the order (`order` may carry
 /// other changes of the same write; `before` is the order as it was), inside the caller's
 /// transaction.
-pub(crate) fn cancel_in(tx: &Tx, order: &mut Order, before: &Order, now: &str) -> Result<()> {
+pub(crate) fn cancel_in(
+    tx: &Tx,
+    order: &mut OrderRecord,
+    before: &OrderRecord,
+    now: &str,
+) -> Result<()> {
     for shipment in store::orders::shipments(tx, &order.org_id, &order.id)? {
         if shipment.status.can_move(ShipmentStatus::Cancelled) && !shipment.status.has_left() {
             let mut cancelled = shipment.clone();
@@ -269,7 +274,7 @@ pub fn settle_touched(tx: &Tx) -> Result<()> {
         let tally = store::orders::tally(tx, &touched.org_id, &touched.order_id)?;
         let next = order::status_for(before.status, tally);
         if next != before.status {
-            let order = Order {
+            let order = OrderRecord {
                 status: next,
                 updated_at: touched.at,
                 ..before.clone()

@@ -11,7 +11,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        order::{Order, OrderBody, OrderLine, ShippingAddress},
+        order::{OrderBody, OrderLine, OrderRecord, ShippingAddress},
         status::OrderStatus,
         validate::Violations,
     },
@@ -92,7 +92,7 @@ pub async fn receive(ctx: &Ctx, delivery: Delivery) -> Result<Outcome> {
                     Outcome::Updated(order.id)
                 }
                 None => {
-                    let order = Order {
+                    let order = OrderRecord {
                         id: ids::new(ids::ORDER),
                         org_id: channel.org_id.clone(),
                         order_channel_id: channel.id.clone(),

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::{
     error::{Error, FieldError, Result},
-    model::shipment::{NewShipment, Parcel, Party, PickupDetails, ShipmentBody, ShipmentView},
+    model::shipment::{Parcel, Party, PickupDetails, Shipment, ShipmentBody, ShipmentIn},
     service::{
         Actor, Ctx, Input, carriers,
         input::merge_patch::MergePatch,
@@ -20,7 +20,7 @@ use crate::{
 /// The fields a patch may change (all optional; `null` clears an optional field). Arrays are
 /// replaced whole; `carrierSettings` merges field by field.
 #[derive(Object)]
-#[oai(rename = "ShipmentPatch", rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
 pub struct ShipmentPatch {
     pub reference: Option<String>,
     pub sender_address_id: Option<String>,
@@ -43,7 +43,7 @@ pub async fn update(
     org_id: &str,
     id: &str,
     input: Input<MergePatch<ShipmentPatch>>,
-) -> Result<ShipmentView> {
+) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::UPDATE_SHIPMENT)?.on(id);
     let patch = input.get().map_err(explain_status)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
@@ -57,7 +57,7 @@ pub async fn update(
         }
         let current = serde_json::to_value(writable(&before))
             .map_err(|e| Error::internal(format!("cannot write a shipment as JSON: {e}")))?;
-        let mut edited: NewShipment = crate::service::decode_value(patch.apply(current))?;
+        let mut edited: ShipmentIn = crate::service::decode_value(patch.apply(current))?;
         edited.validate()?;
         let address =
             sender_addresses::require(tx, &org_id, &edited.sender_address_id, "senderAddressId")?;
@@ -98,8 +98,8 @@ pub async fn update(
 
 /// The shipment as a create would have written it (without its status, which a patch may not
 /// set).
-fn writable(s: &crate::model::shipment::Shipment) -> NewShipment {
-    NewShipment {
+fn writable(s: &crate::model::shipment::ShipmentRecord) -> ShipmentIn {
+    ShipmentIn {
         reference: s.reference.clone(),
         sender_address_id: s.sender_address_id.clone(),
         parties: s.body.parties.clone(),

@@ -10,8 +10,8 @@ use crate::{
         ids,
         sender_address::SenderAddress,
         shipment::{
-            self, NewShipment, Party, Shipment, ShipmentBody, ShipmentListItem, ShipmentPage,
-            ShipmentView,
+            self, Party, Shipment, ShipmentBody, ShipmentIn, ShipmentListItem, ShipmentPage,
+            ShipmentRecord,
         },
         shipping_rule::ShippingRuleSummary,
         status::ShipmentStatus,
@@ -36,19 +36,19 @@ mod tracking;
 
 pub use booking::{Download, book, document};
 pub use edit::{ShipmentPatch, update};
-pub use paperwork::BookRequest;
+pub use paperwork::BookIn;
 pub use returns::create_return;
 pub use split::{
-    BatchItem, BatchSplit, LineQuantity, Split, SplitOne, SplitOutcome, batch_split, split,
+    BatchItemIn, BatchSplitIn, BatchSplitOut, LineQuantityIn, SplitIn, SplitOut, batch_split, split,
 };
-pub use status::{ApplyRule, StatusChange, apply_shipping_rule, delete, set_status};
-pub use tracking::{NewTrackingEvent, add_tracking_event};
+pub use status::{ApplyRuleIn, StatusIn, apply_shipping_rule, delete, set_status};
+pub use tracking::{TrackingEventIn, add_tracking_event};
 
 /// A shipment with its documents and the summary of its rule, as every answer shows it.
-pub(crate) fn view_of(db: &Reader, shipment: Shipment) -> Result<ShipmentView> {
+pub(crate) fn view_of(db: &Reader, shipment: ShipmentRecord) -> Result<Shipment> {
     let shipping_rule = rule_summary(db, &shipment)?;
     let documents = store::documents::of_shipment(db, &shipment.org_id, &shipment.id)?;
-    Ok(ShipmentView {
+    Ok(Shipment {
         shipment,
         documents,
         shipping_rule,
@@ -56,7 +56,7 @@ pub(crate) fn view_of(db: &Reader, shipment: Shipment) -> Result<ShipmentView> {
 }
 
 /// The summary of the rule a shipment names.
-fn rule_summary(db: &Reader, shipment: &Shipment) -> Result<Option<ShippingRuleSummary>> {
+fn rule_summary(db: &Reader, shipment: &ShipmentRecord) -> Result<Option<ShippingRuleSummary>> {
     let Some(rule_id) = &shipment.shipping_rule_id else {
         return Ok(None);
     };
@@ -68,7 +68,7 @@ fn rule_summary(db: &Reader, shipment: &Shipment) -> Result<Option<ShippingRuleS
 }
 
 /// Reads a shipment of the organization with its documents and rule, or 404.
-pub(crate) fn view(db: &Reader, org_id: &str, id: &str) -> Result<ShipmentView> {
+pub(crate) fn view(db: &Reader, org_id: &str, id: &str) -> Result<Shipment> {
     view_of(db, require(db, org_id, id)?)
 }
 
@@ -77,7 +77,7 @@ pub(crate) fn view(db: &Reader, org_id: &str, id: &str) -> Result<ShipmentView> 
 pub(crate) enum Change<'a> {
     Created,
     /// The shipment as it was before.
-    Updated(&'a Shipment),
+    Updated(&'a ShipmentRecord),
     Deleted,
 }
 
@@ -87,7 +87,7 @@ pub(crate) enum Change<'a> {
 /// events of DESIGN §9 are emitted with the shipment as it now is.
 pub(crate) fn save(
     tx: &Tx,
-    shipment: &Shipment,
+    shipment: &ShipmentRecord,
     change: Change,
     new_documents: &[Document],
 ) -> Result<()> {
@@ -119,7 +119,7 @@ pub(crate) fn save(
         tx.touch_order(&shipment.org_id, order_id, &shipment.updated_at);
     }
     // An edit may move a shipment to another order: the one it left changes too.
-    if let Change::Updated(Shipment {
+    if let Change::Updated(ShipmentRecord {
         order_id: Some(left),
         ..
     }) = change
@@ -133,7 +133,7 @@ pub(crate) fn save(
         &shipment.updated_at,
         || match change {
             // A new shipment's documents are the ones it came with: no need to read them back.
-            Change::Created => Ok(ShipmentView {
+            Change::Created => Ok(Shipment {
                 shipment: shipment.clone(),
                 documents: new_documents.to_vec(),
                 shipping_rule: rule_summary(tx, shipment)?,
@@ -173,8 +173,8 @@ pub(crate) fn save(
 }
 
 /// Whether anything but the tracking (and the time of the change) differs.
-fn changed_beyond_tracking(before: &Shipment, after: &Shipment) -> bool {
-    let strip = |s: &Shipment| {
+fn changed_beyond_tracking(before: &ShipmentRecord, after: &ShipmentRecord) -> bool {
+    let strip = |s: &ShipmentRecord| {
         let mut s = s.clone();
         s.body.tracking = None;
         s.updated_at = String::new();
@@ -184,7 +184,7 @@ fn changed_beyond_tracking(before: &Shipment, after: &Shipment) -> bool {
 }
 
 /// A stored shipment of the organization, or 404.
-pub(crate) fn require(db: &Reader, org_id: &str, id: &str) -> Result<Shipment> {
+pub(crate) fn require(db: &Reader, org_id: &str, id: &str) -> Result<ShipmentRecord> {
     store::shipments::get(db, org_id, id)?.ok_or(Error::NotFound)
 }
 
@@ -203,15 +203,15 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<NewShipment>,
-) -> Result<ShipmentView> {
+    input: Input<ShipmentIn>,
+) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::CREATE_SHIPMENT)?;
     let new = input.get()?;
     new.validate()?;
     let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::SHIPMENT));
     ctx.commit(grant.on(&id), move |tx| {
         let shipment = create_in(tx, &org_id, id, new, now)?;
-        Ok(ShipmentView {
+        Ok(Shipment {
             shipment,
             documents: Vec::new(),
             shipping_rule: None,
@@ -225,9 +225,9 @@ pub(crate) fn create_in(
     tx: &Tx,
     org_id: &str,
     id: String,
-    new: NewShipment,
+    new: ShipmentIn,
     now: String,
-) -> Result<Shipment> {
+) -> Result<ShipmentRecord> {
     let address = sender_addresses::require(tx, org_id, &new.sender_address_id, "senderAddressId")?;
     let carrier_id = &new.carrier_settings.carrier_id;
     carriers::require(tx, org_id, carrier_id, "carrierSettings.carrierId")?;
@@ -244,7 +244,7 @@ pub(crate) fn create_in(
 pub(crate) fn seed_in(
     tx: &Tx,
     address: &SenderAddress,
-    new: NewShipment,
+    new: ShipmentIn,
     at: String,
     status: ShipmentStatus,
 ) -> Result<()> {
@@ -270,7 +270,7 @@ pub(crate) fn open_order(db: &Reader, org_id: &str, order_id: &str) -> Result<()
 
 /// The defaults of DESIGN §7 for parts: a sender party from the sender address when there is
 /// none, and ids for parcels and order lines that came without.
-pub(crate) fn fill_defaults(new: &mut NewShipment, address: &SenderAddress) {
+pub(crate) fn fill_defaults(new: &mut ShipmentIn, address: &SenderAddress) {
     if !new.parties.iter().any(|p| p.kind == "sender") {
         new.parties.insert(0, sender_party(address));
     }
@@ -291,13 +291,13 @@ pub(crate) fn fill_defaults(new: &mut NewShipment, address: &SenderAddress) {
 /// Applies the defaults of DESIGN §7: ids, sender party, status, term of trade.
 fn build(
     id: String,
-    mut new: NewShipment,
+    mut new: ShipmentIn,
     org_id: &str,
     address: &SenderAddress,
     now: String,
-) -> Shipment {
+) -> ShipmentRecord {
     fill_defaults(&mut new, address);
-    Shipment {
+    ShipmentRecord {
         id,
         org_id: org_id.to_string(),
         reference: new.reference,
@@ -343,7 +343,7 @@ pub fn sender_party(address: &SenderAddress) -> Party {
     }
 }
 
-pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<ShipmentView> {
+pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Shipment> {
     actor.authorize(org_id, &ops::GET_SHIPMENT)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db.point(|db| view(db, &org_id, &id))

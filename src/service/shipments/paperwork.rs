@@ -12,8 +12,8 @@ use crate::{
         document::{self, Document},
         ids,
         sender_address::Customs,
-        shipment::Shipment,
-        shipping_rule::ShippingRule,
+        shipment::ShipmentRecord,
+        shipping_rule::ShippingRuleRecord,
     },
     service::printing,
     store::{self, Reader, Tx},
@@ -21,9 +21,9 @@ use crate::{
 
 /// The optional body of a booking.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Object)]
-#[oai(rename = "BookIn", rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
-pub struct BookRequest {
+pub struct BookIn {
     /// Documents to make besides the labels: `commercial_invoice`, `proforma_invoice`,
     /// `packing_list`. Without it the shipment's shipping rule decides (its
     /// `generateCommercialInvoice`, `generateProformaInvoice` and `generatePackingList`).
@@ -55,7 +55,7 @@ pub(crate) fn asked(documents: &[String]) -> Result<Vec<&'static str>> {
 }
 
 /// The document types the rule's `generate*` flags ask for.
-pub(crate) fn of_rule(rule: Option<&ShippingRule>) -> Vec<&'static str> {
+pub(crate) fn of_rule(rule: Option<&ShippingRuleRecord>) -> Vec<&'static str> {
     let Some(rule) = rule else {
         return Vec::new();
     };
@@ -71,7 +71,10 @@ pub(crate) fn of_rule(rule: Option<&ShippingRule>) -> Vec<&'static str> {
 }
 
 /// The rule a shipment applied, if it still exists.
-pub(crate) fn rule_of(db: &Reader, shipment: &Shipment) -> Result<Option<ShippingRule>> {
+pub(crate) fn rule_of(
+    db: &Reader,
+    shipment: &ShipmentRecord,
+) -> Result<Option<ShippingRuleRecord>> {
     match &shipment.shipping_rule_id {
         Some(id) => store::shipping_rules::get_rule(db, &shipment.org_id, id),
         None => Ok(None),
@@ -96,7 +99,7 @@ pub(crate) fn customs_ids(customs: Option<&Customs>) -> Vec<(String, String)> {
 
 /// Refuses what `render` would refuse for the shipment, so that a booking is refused before
 /// the carrier is asked rather than after.
-pub(crate) fn check(kinds: &[&'static str], shipment: &Shipment) -> Result<()> {
+pub(crate) fn check(kinds: &[&'static str], shipment: &ShipmentRecord) -> Result<()> {
     if kinds.is_empty() {
         return Ok(());
     }
@@ -117,7 +120,7 @@ pub(crate) fn check(kinds: &[&'static str], shipment: &Shipment) -> Result<()> {
 /// The documents of `kinds` for a shipment whose parcels have their tracking numbers.
 pub(crate) fn render(
     kinds: &[&'static str],
-    shipment: &Shipment,
+    shipment: &ShipmentRecord,
     carrier_name: &str,
     sender_customs: Vec<(String, String)>,
     now: &str,
@@ -191,7 +194,7 @@ pub(crate) fn render(
 /// `autoPrintDocuments`. Returns how many were queued.
 pub(crate) fn queue_prints(
     tx: &Tx,
-    rule: Option<&ShippingRule>,
+    rule: Option<&ShippingRuleRecord>,
     documents: &[Document],
     now: &str,
 ) -> Result<usize> {

@@ -3,13 +3,13 @@
 use crate::{
     carriers::label::LabelAddress,
     error::{Error, Result},
-    model::shipment::{Party, Shipment},
+    model::shipment::{Party, ShipmentRecord},
 };
 
 /// The shipment's sender and receiver as documents print them; `missing` is the error's text
 /// when one is missing.
 pub(super) fn printed_parties(
-    shipment: &Shipment,
+    shipment: &ShipmentRecord,
     missing: &str,
 ) -> Result<(LabelAddress, LabelAddress)> {
     let party = |kind: &str| {

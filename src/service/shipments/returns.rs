@@ -6,7 +6,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        shipment::{CarrierSettings, Shipment, ShipmentView},
+        shipment::{CarrierSettings, Shipment, ShipmentRecord},
     },
     service::{
         Actor, Ctx, operations as ops,
@@ -19,12 +19,7 @@ use crate::{
     store::{self, Reader},
 };
 
-pub async fn create_return(
-    ctx: &Ctx,
-    actor: &Actor,
-    org_id: &str,
-    id: &str,
-) -> Result<ShipmentView> {
+pub async fn create_return(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::CREATE_RETURN_SHIPMENT)?;
     let now = ctx.now();
     let (org, sid, at) = (org_id.to_string(), id.to_string(), now.clone());
@@ -66,7 +61,7 @@ pub async fn create_return(
     .await
 }
 
-fn check_returnable(original: &Shipment) -> Result<()> {
+fn check_returnable(original: &ShipmentRecord) -> Result<()> {
     if original.kind != "outbound" {
         return Err(Error::InvalidState(
             "only outbound shipments can be returned".into(),
@@ -82,7 +77,10 @@ fn check_returnable(original: &Shipment) -> Result<()> {
 }
 
 /// The return rule's settings when the original's rule names one, else the original's.
-fn return_settings(db: &Reader, original: &Shipment) -> Result<(CarrierSettings, Option<String>)> {
+fn return_settings(
+    db: &Reader,
+    original: &ShipmentRecord,
+) -> Result<(CarrierSettings, Option<String>)> {
     let rule = match &original.shipping_rule_id {
         Some(rule_id) => store::shipping_rules::get_rule(db, &original.org_id, rule_id)?,
         None => None,
@@ -98,10 +96,10 @@ fn return_settings(db: &Reader, original: &Shipment) -> Result<(CarrierSettings,
 }
 
 fn build(
-    original: &Shipment,
+    original: &ShipmentRecord,
     (settings, rule_id): (CarrierSettings, Option<String>),
     now: &str,
-) -> Shipment {
+) -> ShipmentRecord {
     let mut body = original.body.clone();
     for party in &mut body.parties {
         party.kind = match party.kind.as_str() {
@@ -119,7 +117,7 @@ fn build(
     }
     body.carrier_settings = settings;
     let reference = format!("RETURN-{}", original.reference);
-    Shipment {
+    ShipmentRecord {
         kind: "inbound".into(),
         shipping_rule_id: rule_id,
         return_of: Some(original.id.clone()),

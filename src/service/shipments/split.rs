@@ -12,7 +12,7 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        shipment::{CarrierSettings, Parcel, Shipment, ShipmentView},
+        shipment::{CarrierSettings, Parcel, Shipment, ShipmentRecord},
         split::{self, SplitError, Take},
         validate::Violations,
     },
@@ -38,8 +38,8 @@ struct SettingsOverride {
 /// (SPEC row 16).
 #[derive(Deserialize, Object, Default)]
 #[serde(rename_all = "camelCase", default)]
-#[oai(rename = "SplitIn", rename_all = "camelCase")]
-pub struct Split {
+#[oai(rename_all = "camelCase")]
+pub struct SplitIn {
     /// Whole order lines to move; absent or empty moves the whole parcel.
     pub order_line_ids: Option<Vec<String>>,
     pub carrier_id: Option<String>,
@@ -52,8 +52,7 @@ pub struct Split {
 
 /// Units of one order line.
 #[derive(Deserialize, Object)]
-#[oai(rename = "LineQuantityIn")]
-pub struct LineQuantity {
+pub struct LineQuantityIn {
     pub id: String,
     /// At least 1, at most what the parcel holds (over all new shipments together).
     pub quantity: i64,
@@ -62,10 +61,10 @@ pub struct LineQuantity {
 /// One new shipment of a batch split.
 #[derive(Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "BatchItemIn", rename_all = "camelCase")]
-pub struct BatchItem {
+#[oai(rename_all = "camelCase")]
+pub struct BatchItemIn {
     #[oai(validator(min_items = 1))]
-    pub order_lines: Vec<LineQuantity>,
+    pub order_lines: Vec<LineQuantityIn>,
     /// Default `<original reference>-<n>`.
     pub reference: Option<String>,
 }
@@ -73,10 +72,10 @@ pub struct BatchItem {
 /// Moves quantities of order lines into several new shipments, all or nothing (SPEC row 17).
 #[derive(Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "BatchSplitIn", rename_all = "camelCase")]
-pub struct BatchSplit {
+#[oai(rename_all = "camelCase")]
+pub struct BatchSplitIn {
     #[oai(validator(min_items = 1))]
-    pub shipments: Vec<BatchItem>,
+    pub shipments: Vec<BatchItemIn>,
     pub carrier_id: Option<String>,
     pub product_id: Option<String>,
     pub services: Option<Vec<String>>,
@@ -85,18 +84,18 @@ pub struct BatchSplit {
 
 /// The original shipment after a batch split and the new ones.
 #[derive(Object)]
-#[oai(rename = "BatchSplitOut", rename_all = "camelCase")]
-pub struct SplitOutcome {
-    pub original_shipment: ShipmentView,
-    pub new_shipments: Vec<ShipmentView>,
+#[oai(rename_all = "camelCase")]
+pub struct BatchSplitOut {
+    pub original_shipment: Shipment,
+    pub new_shipments: Vec<Shipment>,
 }
 
 /// The original shipment after a split and the new one.
 #[derive(Object)]
-#[oai(rename = "SplitOut", rename_all = "camelCase")]
-pub struct SplitOne {
-    pub original_shipment: ShipmentView,
-    pub new_shipment: ShipmentView,
+#[oai(rename_all = "camelCase")]
+pub struct SplitOut {
+    pub original_shipment: Shipment,
+    pub new_shipment: Shipment,
 }
 
 enum Plan {
@@ -113,8 +112,8 @@ pub async fn split(
     org_id: &str,
     id: &str,
     parcel_id: &str,
-    input: Input<Split>,
-) -> Result<SplitOne> {
+    input: Input<SplitIn>,
+) -> Result<SplitOut> {
     let grant = actor.authorize(org_id, &ops::SPLIT_PARCEL)?.on(id);
     let request = input.get()?;
     let settings = SettingsOverride {
@@ -143,7 +142,7 @@ pub async fn split(
             .new_shipments
             .pop()
             .ok_or_else(|| Error::internal("a split made no shipment"))?;
-        Ok(SplitOne {
+        Ok(SplitOut {
             original_shipment: outcome.original_shipment,
             new_shipment,
         })
@@ -157,8 +156,8 @@ pub async fn batch_split(
     org_id: &str,
     id: &str,
     parcel_id: &str,
-    input: Input<BatchSplit>,
-) -> Result<SplitOutcome> {
+    input: Input<BatchSplitIn>,
+) -> Result<BatchSplitOut> {
     let grant = actor.authorize(org_id, &ops::BATCH_SPLIT_PARCEL)?.on(id);
     let request = input.get()?;
     if request.shipments.is_empty() {
@@ -231,7 +230,7 @@ async fn run<T: ToJSON + Send + 'static>(
     id: &str,
     parcel_id: &str,
     job: Job,
-    answer: fn(SplitOutcome) -> Result<T>,
+    answer: fn(BatchSplitOut) -> Result<T>,
 ) -> Result<T> {
     let (org_id, id, parcel_id, now) = (
         org_id.to_string(),
@@ -252,7 +251,7 @@ fn split_in(
     parcel_id: &str,
     job: Job,
     now: &str,
-) -> Result<SplitOutcome> {
+) -> Result<BatchSplitOut> {
     let before = require(tx, org_id, id)?;
     let mut original = before.clone();
     let index = original
@@ -307,7 +306,7 @@ fn split_in(
     original.splits_made += created.len() as i64;
     original.updated_at = now.to_string();
     save(tx, &original, Change::Updated(&before), &[])?;
-    Ok(SplitOutcome {
+    Ok(BatchSplitOut {
         original_shipment: view_of(tx, original)?,
         new_shipments: created,
     })
@@ -330,7 +329,7 @@ fn whole_lines(parcel: &Parcel, line_ids: Vec<String>) -> Vec<Take> {
 
 /// Applies a units plan to the parcel at `index` of `original`; returns the new parcels.
 fn take_units(
-    original: &mut Shipment,
+    original: &mut ShipmentRecord,
     index: usize,
     parcel: &Parcel,
     plan: Vec<Vec<Take>>,
@@ -379,12 +378,12 @@ fn plan_error(field: &str, err: SplitError) -> Error {
 
 /// A new pending shipment holding `parcel`, with the original's parties and terms (DESIGN §7).
 fn split_off(
-    original: &Shipment,
+    original: &ShipmentRecord,
     parcel: Parcel,
     reference: String,
     over: &SettingsOverride,
     now: &str,
-) -> Shipment {
+) -> ShipmentRecord {
     let base = &original.body.carrier_settings;
     let settings = CarrierSettings {
         carrier_id: over
@@ -407,7 +406,7 @@ fn split_off(
     let mut body = original.body.clone();
     body.parcels = vec![parcel];
     body.carrier_settings = settings;
-    Shipment {
+    ShipmentRecord {
         split_from: Some(original.id.clone()),
         ..original.derive(ids::new(ids::SHIPMENT), reference, body, now)
     }

@@ -4,7 +4,7 @@ use serde::Deserialize;
 
 use crate::{
     error::{Error, Result},
-    model::{shipment::ShipmentView, shipping_rule::ShippingRuleSummary, status::ShipmentStatus},
+    model::{shipment::Shipment, shipping_rule::ShippingRuleSummary, status::ShipmentStatus},
     service::{
         Actor, Ctx, Input, operations as ops,
         shipments::{Change, require, save},
@@ -14,16 +14,15 @@ use crate::{
 
 /// The status to move to.
 #[derive(Deserialize, poem_openapi::Object)]
-#[oai(rename = "StatusIn")]
-pub struct StatusChange {
+pub struct StatusIn {
     pub status: ShipmentStatus,
 }
 
 /// The rule to apply.
 #[derive(Deserialize, poem_openapi::Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "ApplyRuleIn", rename_all = "camelCase")]
-pub struct ApplyRule {
+#[oai(rename_all = "camelCase")]
+pub struct ApplyRuleIn {
     pub shipping_rule_id: String,
 }
 
@@ -33,8 +32,8 @@ pub async fn set_status(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<StatusChange>,
-) -> Result<ShipmentView> {
+    input: Input<StatusIn>,
+) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::SET_SHIPMENT_STATUS)?.on(id);
     let target = input.get()?.status;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
@@ -83,8 +82,8 @@ pub async fn apply_shipping_rule(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<ApplyRule>,
-) -> Result<ShipmentView> {
+    input: Input<ApplyRuleIn>,
+) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::APPLY_SHIPPING_RULE)?.on(id);
     let rule_id = input.get()?.shipping_rule_id;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
@@ -108,7 +107,7 @@ pub async fn apply_shipping_rule(
         shipment.updated_at = now;
         save(tx, &shipment, Change::Updated(&before), &[])?;
         let documents = store::documents::of_shipment(tx, &org_id, &id)?;
-        Ok(ShipmentView {
+        Ok(Shipment {
             shipment,
             documents,
             shipping_rule: Some(ShippingRuleSummary::from(&rule)),

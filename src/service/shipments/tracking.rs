@@ -5,7 +5,7 @@ use serde::Deserialize;
 use crate::{
     error::Result,
     model::{
-        shipment::{ShipmentView, Tracking, TrackingEvent},
+        shipment::{Shipment, Tracking, TrackingEvent},
         status::TrackingStatus,
         time,
         validate::Violations,
@@ -19,8 +19,8 @@ use crate::{
 /// A tracking event to record.
 #[derive(Deserialize, poem_openapi::Object)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename = "TrackingEventIn", rename_all = "camelCase")]
-pub struct NewTrackingEvent {
+#[oai(rename_all = "camelCase")]
+pub struct TrackingEventIn {
     pub status: TrackingStatus,
     pub description: Option<String>,
     pub location: Option<String>,
@@ -33,8 +33,8 @@ pub async fn add_tracking_event(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<NewTrackingEvent>,
-) -> Result<ShipmentView> {
+    input: Input<TrackingEventIn>,
+) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::ADD_TRACKING_EVENT)?.on(id);
     let new = input.get()?;
     let mut errors = Violations::new();

@@ -2,7 +2,7 @@
 //! webhook's secrets, sent, and the attempt it makes for the log.
 
 use crate::{
-    model::{ids, webhook::DeliveryAttempt, webhook::Webhook},
+    model::{ids, webhook::Webhook, webhook::WebhookDelivery},
     outbound::sender::{Outcome, Request},
     service::{
         Ctx,
@@ -57,8 +57,8 @@ pub fn attempt(
     number: u32,
     outcome: &Outcome,
     at: String,
-) -> DeliveryAttempt {
-    DeliveryAttempt {
+) -> WebhookDelivery {
+    WebhookDelivery {
         id: ids::new(ids::ATTEMPT),
         webhook_id: webhook_id.to_string(),
         event_id: message.id.to_string(),

@@ -8,7 +8,7 @@ use crate::{
         ids,
         time::{self, Timestamp},
         validate::Violations,
-        webhook::{DeliveryAttempt, DeliveryPage, NewWebhook, Webhook, WebhookPage, WebhookPatch},
+        webhook::{DeliveryPage, Webhook, WebhookDelivery, WebhookIn, WebhookPage, WebhookPatchIn},
     },
     outbound::target,
     service::{Actor, Ctx, Input, PageParams, access::grant::Grant, operations as ops, page_query},
@@ -27,7 +27,7 @@ pub async fn create(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
-    input: Input<NewWebhook>,
+    input: Input<WebhookIn>,
 ) -> Result<Webhook> {
     let grant = actor.authorize(org_id, &ops::CREATE_WEBHOOK)?;
     let fields = input.get()?;
@@ -78,7 +78,7 @@ pub async fn update(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<NewWebhook>,
+    input: Input<WebhookIn>,
 ) -> Result<Webhook> {
     let grant = actor.authorize(org_id, &ops::UPDATE_WEBHOOK)?.on(id);
     let fields = checked(ctx, input.get()?).await?;
@@ -91,7 +91,7 @@ pub async fn patch(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<WebhookPatch>,
+    input: Input<WebhookPatchIn>,
 ) -> Result<Webhook> {
     let grant = actor.authorize(org_id, &ops::PATCH_WEBHOOK)?.on(id);
     let patch = input.get()?;
@@ -115,7 +115,7 @@ async fn change(
     grant: Grant,
     org_id: &str,
     id: &str,
-    make: impl FnOnce(&Webhook) -> Result<NewWebhook> + Send + 'static,
+    make: impl FnOnce(&Webhook) -> Result<WebhookIn> + Send + 'static,
 ) -> Result<Webhook> {
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     let stored = ctx
@@ -169,7 +169,7 @@ pub async fn rotate_secret(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> 
 }
 
 /// Sends a signed `webhook.test` event now (inactive webhooks too) and records the attempt.
-pub async fn test(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<DeliveryAttempt> {
+pub async fn test(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<WebhookDelivery> {
     let grant = actor.authorize(org_id, &ops::TEST_WEBHOOK)?.on(id);
     let webhook = get_revealed(ctx, org_id, id).await?;
     let (event_id, at) = (ids::new(ids::EVENT), ctx.now());
@@ -225,7 +225,7 @@ async fn get_revealed(ctx: &Ctx, org_id: &str, id: &str) -> Result<Webhook> {
 }
 
 /// Validates the fields and checks where the URL leads (400 on `url` for a refused target).
-async fn checked(ctx: &Ctx, mut fields: NewWebhook) -> Result<NewWebhook> {
+async fn checked(ctx: &Ctx, mut fields: WebhookIn) -> Result<WebhookIn> {
     let mut errors = Violations::new();
     fields.validate(&mut errors);
     errors.finish()?;

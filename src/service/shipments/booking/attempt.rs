@@ -10,7 +10,7 @@ use crate::{
     model::{
         booking::{AttemptStatus, BookingAttempt},
         ids,
-        shipment::Shipment,
+        shipment::ShipmentRecord,
         status::ShipmentStatus,
         time,
     },
@@ -25,7 +25,7 @@ const STALE_AFTER_TIMEOUT_SECONDS: i64 = 120;
 /// attempt whose outcome is unknown.
 pub(super) async fn claim(
     ctx: &Ctx,
-    shipment: &Shipment,
+    shipment: &ShipmentRecord,
     book_again: bool,
 ) -> Result<BookingAttempt> {
     let now = ctx.clock.now();
@@ -130,7 +130,7 @@ pub(super) fn complete(tx: &Tx, attempt: &BookingAttempt, now: &str) -> Result<(
 /// attempt whose outcome is unknown (the caller gives that booking up with the shipment).
 pub(in crate::service::shipments) fn guard(
     tx: &Tx,
-    shipment: &Shipment,
+    shipment: &ShipmentRecord,
     now: &str,
     cancelling: bool,
 ) -> Result<()> {

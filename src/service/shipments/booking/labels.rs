@@ -9,17 +9,17 @@ use crate::{
     },
     error::{Error, Result},
     model::{
-        carrier::Carrier,
+        carrier::CarrierRecord,
         document::{self, Document},
         ids,
-        shipment::Shipment,
+        shipment::ShipmentRecord,
     },
     service::shipments::parties::printed_parties,
 };
 
 /// The carrier's own label files as the shipment's label documents.
 pub(super) fn carrier_labels(
-    shipment: &Shipment,
+    shipment: &ShipmentRecord,
     labels: Vec<CarrierLabel>,
     now: &str,
 ) -> Vec<Document> {
@@ -41,7 +41,11 @@ pub(super) fn carrier_labels(
 
 /// One label per parcel, in the carrier's configured size (A4 unless `labelSize` says 100X150)
 /// and format (PDF unless `labelFormat` says zpl; ZPL labels are always 100X150).
-pub(super) fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Result<Vec<Document>> {
+pub(super) fn labels(
+    shipment: &ShipmentRecord,
+    carrier: &CarrierRecord,
+    now: &str,
+) -> Result<Vec<Document>> {
     let size = carrier
         .fields
         .config
@@ -104,7 +108,7 @@ pub(super) fn labels(shipment: &Shipment, carrier: &Carrier, now: &str) -> Resul
 }
 
 /// The carrier's name as labels print it: its config's `carrierName`, else its own name.
-pub(super) fn carrier_name(carrier: &Carrier) -> &str {
+pub(super) fn carrier_name(carrier: &CarrierRecord) -> &str {
     carrier
         .fields
         .config

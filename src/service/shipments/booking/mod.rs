@@ -16,9 +16,9 @@ use crate::{
     error::{Error, Result},
     model::{
         booking::AfterUnknownOutcome,
-        carrier::Carrier,
+        carrier::CarrierRecord,
         document::Document,
-        shipment::{Shipment, ShipmentView, Tracking},
+        shipment::{Shipment, ShipmentRecord, Tracking},
         status::{ShipmentStatus, TrackingStatus},
     },
     service::{
@@ -27,7 +27,7 @@ use crate::{
         operations as ops,
         shipments::{
             Change,
-            paperwork::{self, BookRequest},
+            paperwork::{self, BookIn},
             require, save, view_of,
         },
     },
@@ -50,8 +50,8 @@ pub async fn book(
     actor: &Actor,
     org_id: &str,
     id: &str,
-    input: Input<BookRequest>,
-) -> Result<ShipmentView> {
+    input: Input<BookIn>,
+) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::BOOK_SHIPMENT)?.on(id);
     let request = input.get()?;
     let asked = match request.documents {
@@ -151,7 +151,11 @@ fn not_bookable(status: ShipmentStatus) -> Error {
 
 /// The carrier named by the shipment's carrier settings, with its secrets in clear (for its
 /// adapter only; never answered).
-pub(crate) fn carrier_of(ctx: &Ctx, db: &Reader, shipment: &Shipment) -> Result<Carrier> {
+pub(crate) fn carrier_of(
+    ctx: &Ctx,
+    db: &Reader,
+    shipment: &ShipmentRecord,
+) -> Result<CarrierRecord> {
     let carrier_id = &shipment.body.carrier_settings.carrier_id;
     let carrier = store::carriers::get(db, &shipment.org_id, carrier_id)?
         .map(|view| view.carrier)
@@ -169,8 +173,8 @@ pub(crate) fn carrier_of(ctx: &Ctx, db: &Reader, shipment: &Shipment) -> Result<
 /// request, the answer is one a retry with the same idempotency key gets again.
 pub(crate) async fn prepare(
     ctx: &Ctx,
-    shipment: Shipment,
-    carrier: Carrier,
+    shipment: ShipmentRecord,
+    carrier: CarrierRecord,
     now: String,
     extra: Extra,
     reference: &str,
@@ -264,7 +268,7 @@ impl Prepared {
 
 /// Puts a booking on the shipment (tracking, status processing); returns its documents, for
 /// `save` to write with it.
-pub(crate) fn apply(shipment: &mut Shipment, booked: Booked, now: String) -> Vec<Document> {
+pub(crate) fn apply(shipment: &mut ShipmentRecord, booked: Booked, now: String) -> Vec<Document> {
     shipment.body.tracking = Some(booked.tracking);
     // The shipment is the one the numbers were made for (booking checks it did not change).
     for (parcel, number) in shipment.body.parcels.iter_mut().zip(booked.parcel_numbers) {

@@ -11,10 +11,10 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::api_token::{ApiToken, ApiTokenPage},
+    model::api_token::{ApiToken, ApiTokenCreated, ApiTokenIn, ApiTokenPage, ApiTokenPatchIn},
     service::{
         Ctx,
-        api_tokens::{self, ApiTokenCreated, ApiTokenIn, ApiTokenPatchIn},
+        api_tokens::{self},
     },
 };
 

@@ -13,11 +13,11 @@ use crate::{
     },
     model::{
         audit::AuditPage,
-        member::{Member, MemberPage},
+        member::{Member, MemberIn, MemberPage, MemberPatchIn},
     },
     service::{
         Ctx, audit,
-        members::{self, MemberIn, MemberPatchIn},
+        members::{self},
     },
 };
 

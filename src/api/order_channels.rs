@@ -11,10 +11,10 @@ use crate::{
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::order_channel::{OrderChannel, OrderChannelPage},
+    model::order_channel::{OrderChannel, OrderChannelIn, OrderChannelPage},
     service::{
         Ctx,
-        order_channels::{self, OrderChannelIn},
+        order_channels::{self},
     },
 };
 

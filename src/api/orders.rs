@@ -16,14 +16,14 @@ use crate::{
         security::BearerAuth,
     },
     model::{
-        order::{Order, OrderIn, OrderPage},
+        order::{Order, OrderIn, OrderPage, OrderShipmentIn},
         shipment::Shipment,
         status::OrderStatus,
     },
     service::{
         Ctx,
         orders::{
-            self, ListQuery, OrderShipmentIn,
+            self, ListQuery,
             shopify::{self, Delivery, Outcome},
         },
     },

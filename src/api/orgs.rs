@@ -10,10 +10,10 @@ use crate::{
         problem::ApiResult,
         security::{BearerAuth, optional_actor},
     },
-    model::org::Organization,
+    model::org::{OrgCreated, OrgIn, OrgPatchIn, Organization},
     service::{
         Ctx,
-        orgs::{self, OrgCreated, OrgIn, OrgPatchIn},
+        orgs::{self},
     },
 };
 

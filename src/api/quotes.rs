@@ -5,9 +5,10 @@ use poem_openapi::{OpenApi, param::Path, payload::Json};
 
 use crate::{
     api::{ApiTags, body::JsonBody, problem::ApiResult, security::BearerAuth},
+    model::quote::{QuoteIn, QuoteOut},
     service::{
         Ctx,
-        quotes::{self, QuoteIn, QuoteOut},
+        quotes::{self},
     },
 };
 

@@ -3,11 +3,11 @@
 use poem_openapi::types::ToJSON;
 
 use crate::{
-    model::scope::ScopeSet,
+    model::{api_token::ApiTokenIn, org::OrgIn, scope::ScopeSet},
     service::{
         Actor, Ctx, Input,
-        api_tokens::{self, ApiTokenIn},
-        orgs::{self, OrgIn},
+        api_tokens::{self},
+        orgs::{self},
     },
 };
 
@@ -83,7 +83,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
         description: None,
         creator_email: email,
         creator_name: user_name,
-        existing_user: attach.then_some(orgs::ExistingUser::Attach),
+        existing_user: attach.then_some(crate::model::org::ExistingUser::Attach),
         plan,
     };
     let created = orgs::create(ctx, &admin, Input::ok(new))

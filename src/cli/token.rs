@@ -3,10 +3,10 @@
 use poem_openapi::types::ToJSON;
 
 use crate::{
-    model::{scope::ScopeSet, time},
+    model::{api_token::ApiTokenIn, scope::ScopeSet, time},
     service::{
         Actor, Ctx, Input, PageParams,
-        api_tokens::{self, ApiTokenIn},
+        api_tokens::{self},
     },
 };
 

@@ -5,10 +5,14 @@ use std::io::BufRead;
 use poem_openapi::types::{MaybeUndefined, ToJSON};
 
 use crate::{
-    model::{role::Role, user::User},
+    model::{
+        member::{MemberIn, MemberPatchIn},
+        role::Role,
+        user::User,
+    },
     service::{
         Actor, Ctx, Input,
-        members::{self, MemberIn, MemberPatchIn},
+        members::{self},
         users,
     },
     store,

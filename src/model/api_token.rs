@@ -1,6 +1,7 @@
 //! API tokens (SPEC §2 ApiToken): never their value, and how each was made.
 
 use poem_openapi::Object;
+use serde::Deserialize;
 
 use crate::model::{scope::ScopeSet, user::CreatedBy};
 
@@ -39,4 +40,33 @@ impl Origin {
     pub fn carries_staff(self) -> bool {
         matches!(self, Origin::Cli | Origin::Session)
     }
+}
+
+/// A new token. It may not hold scopes the calling credential lacks.
+#[derive(Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct ApiTokenIn {
+    #[oai(validator(min_length = 1, max_length = 100))]
+    pub name: String,
+    /// For example `["read:shipments", "write:orders"]`, or `["read:all", "write:all"]`.
+    #[oai(validator(min_items = 1))]
+    pub scopes: Vec<String>,
+    /// RFC 3339; omit for a token that does not expire.
+    pub expires_at: Option<String>,
+}
+
+/// The new token: `token` is its full value, shown only this once.
+#[derive(Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ApiTokenCreated {
+    pub token: String,
+    pub api_token: ApiToken,
+}
+
+/// A new name for a token.
+#[derive(Deserialize, Object)]
+pub struct ApiTokenPatchIn {
+    #[oai(validator(min_length = 1, max_length = 100))]
+    pub name: String,
 }

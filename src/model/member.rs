@@ -1,6 +1,9 @@
 //! Members of an organization (DESIGN §19).
 
-use poem_openapi::Object;
+use poem_openapi::{Object, types::MaybeUndefined};
+use serde::Deserialize;
+
+use crate::model::role::Role;
 
 /// A person's membership of an organization (DESIGN §19).
 #[derive(Clone, Debug, PartialEq, Object)]
@@ -19,3 +22,28 @@ pub struct Member {
 }
 
 crate::page_of!(MemberPage, Member);
+
+/// A person to add.
+#[derive(Debug, Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct MemberIn {
+    /// Their e-mail; a person who has no account yet gets one (set a password with
+    /// `shipbase user set-password`).
+    pub email: String,
+    /// Their name, used when they have no account yet.
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub name: String,
+    pub role: Role,
+    /// Limits a member to the shipments and orders of one brand.
+    pub brand: Option<String>,
+}
+
+/// What to change of a member; absent fields stay, a `null` brand lifts the limit.
+#[derive(Debug, Deserialize, Object, Default)]
+#[serde(rename_all = "camelCase", default)]
+#[oai(rename_all = "camelCase")]
+pub struct MemberPatchIn {
+    pub role: Option<Role>,
+    pub brand: MaybeUndefined<String>,
+}

@@ -36,6 +36,8 @@ pub mod page;
 pub mod pdf_merge;
 /// Network printers and print jobs.
 pub mod printer;
+/// Shipping quotes: the checkout's request and its rates.
+pub mod quote;
 /// Roles in an organization and the scopes each caps a credential at.
 pub mod role;
 /// Scopes (`read:shipments`, `write:all`) and what they grant.

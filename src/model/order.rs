@@ -1,12 +1,18 @@
 //! Orders (SPEC §2 Order, DESIGN §8), and how an order's status follows its shipments.
 
+use std::collections::BTreeMap;
+
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::{
-    order_channel::OrderChannelRef, shipment::ShipmentSummary, shipping_rule::ShippingRuleSummary,
-    status::OrderStatus, validate::Violations,
+    order_channel::OrderChannelRef,
+    shipment::ShipmentSummary,
+    shipment::{Party, PickupDetails},
+    shipping_rule::ShippingRuleSummary,
+    status::OrderStatus,
+    validate::Violations,
 };
 
 /// A line of an order.
@@ -232,6 +238,27 @@ impl OrderRecord {
     pub fn can_be_cancelled(&self) -> bool {
         !matches!(self.status, OrderStatus::Cancelled | OrderStatus::Fulfilled)
     }
+}
+
+/// A shipment for an order; parties default to the order's shipping address.
+#[derive(Deserialize, poem_openapi::Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct OrderShipmentIn {
+    pub sender_address_id: String,
+    pub carrier_id: String,
+    pub product_id: String,
+    #[serde(default)]
+    #[oai(default)]
+    pub services: Vec<String>,
+    #[serde(default)]
+    #[oai(default)]
+    pub additional_parameters: BTreeMap<String, Value>,
+    /// Default: the order number.
+    pub reference: Option<String>,
+    pub parties: Option<Vec<Party>>,
+    pub service_point_id: Option<String>,
+    pub pickup_details: Option<PickupDetails>,
 }
 
 #[cfg(test)]

@@ -62,3 +62,20 @@ pub struct OrderChannelRef {
 }
 
 crate::page_of!(OrderChannelPage, OrderChannel);
+
+/// A channel orders come in through.
+#[derive(serde::Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct OrderChannelIn {
+    #[oai(validator(min_length = 1))]
+    pub name: String,
+    /// `manual` or `shopify`.
+    #[serde(rename = "type")]
+    #[oai(rename = "type")]
+    pub kind: String,
+    /// The store's host name (required for shopify), e.g. `my-store.myshopify.com`.
+    pub shop_domain: Option<String>,
+    /// The secret Shopify signs this store's webhooks with; generated when absent.
+    pub webhook_secret: Option<String>,
+}

@@ -1,6 +1,9 @@
 //! Organizations (SPEC §2) and their rules: slug pattern, billing currencies, roles.
 
-use poem_openapi::Object;
+use poem_openapi::{Object, types::MaybeUndefined};
+use serde::Deserialize;
+
+use crate::model::user::User;
 
 /// Billing currencies an organization may use.
 pub const CURRENCIES: [&str; 6] = ["DKK", "EUR", "USD", "GBP", "SEK", "NOK"];
@@ -42,6 +45,88 @@ pub struct Organization {
     pub plan: String,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// Creates an organization and its first user, who becomes the owner (SPEC row 2; also
+/// `shipbase org create`).
+#[derive(Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct OrgIn {
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub name: String,
+    /// Unique; lower-case letters, digits and dashes.
+    #[oai(validator(min_length = 1, max_length = 100, pattern = "^[a-z0-9-]+$"))]
+    pub slug: String,
+    pub description: Option<String>,
+    /// E-mail of the first user (the owner).
+    pub creator_email: String,
+    #[oai(validator(min_length = 1, max_length = 200))]
+    pub creator_name: String,
+    /// `attach`: when `creatorEmail` belongs to an existing user, make them the owner (instance
+    /// staff only). Without it, an existing user's e-mail is 409 `user_exists`.
+    pub existing_user: Option<ExistingUser>,
+    /// A plan of the configuration; `default` when absent. Only the CLI chooses one.
+    #[serde(skip)]
+    #[oai(skip)]
+    pub plan: Option<String>,
+}
+
+crate::string_enum! {
+    /// What to do when the creator's e-mail belongs to an existing user.
+    ExistingUser {
+        /// Make the existing user the owner of the new organization.
+        Attach = "attach",
+    }
+}
+
+/// The new organization and its owner.
+#[derive(Object)]
+pub struct OrgCreated {
+    pub org: Organization,
+    pub user: User,
+}
+
+/// Fields to change; absent fields stay as they are, `null` clears a nullable field.
+#[derive(Deserialize, Object, Default)]
+#[serde(rename_all = "camelCase", default)]
+#[oai(rename_all = "camelCase")]
+pub struct OrgPatchIn {
+    #[oai(validator(min_length = 1, max_length = 200))]
+    #[serde(deserialize_with = "not_null")]
+    pub name: Option<String>,
+    #[oai(validator(min_length = 1, max_length = 100, pattern = "^[a-z0-9-]+$"))]
+    #[serde(deserialize_with = "not_null")]
+    pub slug: Option<String>,
+    pub description: MaybeUndefined<String>,
+    /// One of DKK, EUR, USD, GBP, SEK, NOK.
+    #[serde(deserialize_with = "not_null")]
+    pub currency: Option<String>,
+    pub vat_number: MaybeUndefined<String>,
+    /// When true, shipments beyond the plan limit are allowed and charged as overage.
+    #[serde(deserialize_with = "not_null")]
+    pub overage_enabled: Option<bool>,
+    pub billing_email: MaybeUndefined<String>,
+    pub company_name: MaybeUndefined<String>,
+    pub address_line1: MaybeUndefined<String>,
+    pub address_line2: MaybeUndefined<String>,
+    pub city: MaybeUndefined<String>,
+    pub postal_code: MaybeUndefined<String>,
+    /// ISO 3166-1 alpha-2.
+    pub country: MaybeUndefined<String>,
+}
+
+/// For optional fields that may be left out but not set to null.
+fn not_null<'de, D, T>(deserializer: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    use serde::de::Error as _;
+    match Option::<T>::deserialize(deserializer)? {
+        Some(value) => Ok(Some(value)),
+        None => Err(D::Error::custom("must not be null")),
+    }
 }
 
 #[cfg(test)]

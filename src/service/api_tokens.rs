@@ -1,7 +1,6 @@
 //! API tokens of an organization: create (the value is returned once), list, rename, revoke.
 
-use poem_openapi::Object;
-use serde::Deserialize;
+use crate::model::api_token::{ApiTokenCreated, ApiTokenIn, ApiTokenPatchIn};
 
 use crate::{
     error::{Error, Result},
@@ -21,28 +20,6 @@ use crate::{
     },
     store,
 };
-
-/// A new token. It may not hold scopes the calling credential lacks.
-#[derive(Deserialize, Object)]
-#[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
-pub struct ApiTokenIn {
-    #[oai(validator(min_length = 1, max_length = 100))]
-    pub name: String,
-    /// For example `["read:shipments", "write:orders"]`, or `["read:all", "write:all"]`.
-    #[oai(validator(min_items = 1))]
-    pub scopes: Vec<String>,
-    /// RFC 3339; omit for a token that does not expire.
-    pub expires_at: Option<String>,
-}
-
-/// The new token: `token` is its full value, shown only this once.
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct ApiTokenCreated {
-    pub token: String,
-    pub api_token: ApiToken,
-}
 
 pub async fn create(
     ctx: &Ctx,
@@ -168,13 +145,6 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, token_id: &str) -> Resu
     let (org_id, token_id) = (org_id.to_string(), token_id.to_string());
     ctx.db
         .point(|db| store::api_tokens::get(db, &org_id, &token_id)?.ok_or(Error::NotFound))
-}
-
-/// A new name for a token.
-#[derive(Deserialize, Object)]
-pub struct ApiTokenPatchIn {
-    #[oai(validator(min_length = 1, max_length = 100))]
-    pub name: String,
 }
 
 pub async fn rename(

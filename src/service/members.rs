@@ -4,8 +4,8 @@
 //! Leaving, or being limited to a brand, ends the person's agent connections and API tokens in
 //! the organization at once.
 
-use poem_openapi::{Object, types::MaybeUndefined};
-use serde::Deserialize;
+use crate::model::member::{MemberIn, MemberPatchIn};
+use poem_openapi::types::MaybeUndefined;
 
 use crate::{
     error::{Error, Result},
@@ -18,31 +18,6 @@ use crate::{
     service::{Actor, Ctx, Input, PageParams, billing, operations as ops, page_query, users},
     store::{self, Tx},
 };
-
-/// A person to add.
-#[derive(Debug, Deserialize, Object)]
-#[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
-pub struct MemberIn {
-    /// Their e-mail; a person who has no account yet gets one (set a password with
-    /// `shipbase user set-password`).
-    pub email: String,
-    /// Their name, used when they have no account yet.
-    #[oai(validator(min_length = 1, max_length = 200))]
-    pub name: String,
-    pub role: Role,
-    /// Limits a member to the shipments and orders of one brand.
-    pub brand: Option<String>,
-}
-
-/// What to change of a member; absent fields stay, a `null` brand lifts the limit.
-#[derive(Debug, Deserialize, Object, Default)]
-#[serde(rename_all = "camelCase", default)]
-#[oai(rename_all = "camelCase")]
-pub struct MemberPatchIn {
-    pub role: Option<Role>,
-    pub brand: MaybeUndefined<String>,
-}
 
 pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, page: PageParams) -> Result<MemberPage> {
     actor.authorize(org_id, &ops::LIST_MEMBERS)?;

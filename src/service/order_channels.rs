@@ -1,5 +1,6 @@
 //! Order channels: where orders come from (`manual`, or a Shopify store).
 
+use crate::model::order_channel::OrderChannelIn;
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use ring::rand::{SecureRandom, SystemRandom};
 
@@ -14,23 +15,6 @@ use crate::{
     service::{Actor, Ctx, Input, PageParams, billing, operations as ops, page_query},
     store,
 };
-
-/// A channel orders come in through.
-#[derive(serde::Deserialize, poem_openapi::Object)]
-#[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
-pub struct OrderChannelIn {
-    #[oai(validator(min_length = 1))]
-    pub name: String,
-    /// `manual` or `shopify`.
-    #[serde(rename = "type")]
-    #[oai(rename = "type")]
-    pub kind: String,
-    /// The store's host name (required for shopify), e.g. `my-store.myshopify.com`.
-    pub shop_domain: Option<String>,
-    /// The secret Shopify signs this store's webhooks with; generated when absent.
-    pub webhook_secret: Option<String>,
-}
 
 pub async fn create(
     ctx: &Ctx,

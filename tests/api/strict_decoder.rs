@@ -8,10 +8,10 @@ use serde_json::{Map, Value, json};
 use shipbase::{
     error::Error,
     model::{
-        sender_address::SenderAddressIn, shipment::ShipmentIn, shipping_rule::ShippingRuleIn,
-        webhook::WebhookIn,
+        member::MemberIn, org::OrgIn, sender_address::SenderAddressIn, shipment::ShipmentIn,
+        shipping_rule::ShippingRuleIn, webhook::WebhookIn,
     },
-    service::{decode_json, decode_value, members::MemberIn, orgs::OrgIn},
+    service::{decode_json, decode_value},
 };
 
 /// Field names the bodies know, so that generated objects reach past the first level.

@@ -9,10 +9,10 @@ use poem_openapi::{
 
 use crate::{
     api::{ApiTags, body::OptionalJsonBody, problem::ApiResult, security::BearerAuth},
-    model::shipment::Shipment,
+    model::shipment::{BookIn, Shipment},
     service::{
         Ctx,
-        shipments::{self, BookIn},
+        shipments::{self},
     },
 };
 

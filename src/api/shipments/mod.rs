@@ -18,13 +18,13 @@ use crate::{
         security::BearerAuth,
     },
     model::{
-        shipment::{Shipment, ShipmentIn, ShipmentPage},
+        shipment::{Shipment, ShipmentIn, ShipmentPage, ShipmentPatch},
         status::ShipmentStatus,
     },
     service::{
         Ctx,
         input::merge_patch::MergePatch,
-        shipments::{self, ListQuery, ShipmentPatch},
+        shipments::{self, ListQuery},
     },
 };
 

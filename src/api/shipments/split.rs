@@ -5,9 +5,10 @@ use poem_openapi::{OpenApi, param::Path};
 
 use crate::{
     api::{ApiTags, Created, body::JsonBody, problem::ApiResult, security::BearerAuth},
+    model::shipment::{BatchSplitIn, BatchSplitOut, SplitIn, SplitOut},
     service::{
         Ctx,
-        shipments::{self, BatchSplitIn, BatchSplitOut, SplitIn, SplitOut},
+        shipments::{self},
     },
 };
 

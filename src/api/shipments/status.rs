@@ -5,10 +5,10 @@ use poem_openapi::{OpenApi, param::Path, payload::Json};
 
 use crate::{
     api::{ApiTags, body::JsonBody, problem::ApiResult, security::BearerAuth},
-    model::shipment::Shipment,
+    model::shipment::{ApplyRuleIn, Shipment, StatusIn},
     service::{
         Ctx,
-        shipments::{self, ApplyRuleIn, StatusIn},
+        shipments::{self},
     },
 };
 

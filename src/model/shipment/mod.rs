@@ -9,11 +9,16 @@ use serde::{Deserialize, Serialize};
 use crate::model::{status::ShipmentStatus, validate::Violations};
 
 mod parts;
+mod requests;
 mod view;
 
 pub use parts::{
     CarrierSettings, Dimensions, Parcel, ParcelOrderLine, Party, PickupDetails, Tracking,
     TrackingEvent,
+};
+pub use requests::{
+    ApplyRuleIn, BatchItemIn, BatchSplitIn, BatchSplitOut, BookIn, LineQuantityIn, ShipmentPatch,
+    SplitIn, SplitOut, StatusIn, TrackingEventIn,
 };
 pub use view::{Shipment, ShipmentListItem, ShipmentPage, ShipmentSummary};
 

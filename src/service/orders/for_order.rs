@@ -1,45 +1,19 @@
 //! A shipment for an order (SPEC row 18): parties from the order's shipping address unless
 //! given, one parcel with the order's shippable lines and their weight, linked both ways.
 
-use std::collections::BTreeMap;
-
-use serde::Deserialize;
-use serde_json::Value;
+use crate::model::order::OrderShipmentIn;
 
 use crate::{
     error::{Error, Result},
     model::{
         order::OrderRecord,
-        shipment::{
-            CarrierSettings, Parcel, ParcelOrderLine, Party, PickupDetails, Shipment, ShipmentIn,
-        },
+        shipment::{CarrierSettings, Parcel, ParcelOrderLine, Party, Shipment, ShipmentIn},
     },
     service::{Actor, Ctx, Input, operations as ops, shipments},
 };
 
 /// Used when the order's lines carry no weight: a carrier needs one.
 const DEFAULT_PARCEL_KG: f64 = 1.0;
-
-/// A shipment for an order; parties default to the order's shipping address.
-#[derive(Deserialize, poem_openapi::Object)]
-#[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
-pub struct OrderShipmentIn {
-    pub sender_address_id: String,
-    pub carrier_id: String,
-    pub product_id: String,
-    #[serde(default)]
-    #[oai(default)]
-    pub services: Vec<String>,
-    #[serde(default)]
-    #[oai(default)]
-    pub additional_parameters: BTreeMap<String, Value>,
-    /// Default: the order number.
-    pub reference: Option<String>,
-    pub parties: Option<Vec<Party>>,
-    pub service_point_id: Option<String>,
-    pub pickup_details: Option<PickupDetails>,
-}
 
 pub async fn create_shipment(
     ctx: &Ctx,

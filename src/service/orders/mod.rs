@@ -25,7 +25,7 @@ use crate::{
 mod for_order;
 pub mod shopify;
 
-pub use for_order::{OrderShipmentIn, create_shipment};
+pub use for_order::create_shipment;
 
 /// What the list accepts, as the client sent it.
 #[derive(Default)]

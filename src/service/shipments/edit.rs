@@ -1,14 +1,11 @@
 //! Editing a shipment before it is booked (DESIGN §7): a JSON Merge Patch over the writable
 //! fields of a create, validated like a create; parcel and order-line ids given are kept.
 
-use std::collections::BTreeMap;
-
-use poem_openapi::Object;
-use serde_json::Value;
+use crate::model::shipment::ShipmentPatch;
 
 use crate::{
     error::{Error, FieldError, Result},
-    model::shipment::{Parcel, Party, PickupDetails, Shipment, ShipmentBody, ShipmentIn},
+    model::shipment::{Shipment, ShipmentBody, ShipmentIn},
     service::{
         Actor, Ctx, Input, carriers,
         input::merge_patch::MergePatch,
@@ -16,26 +13,6 @@ use crate::{
         shipments::{Change, fill_defaults, open_order, require, save, view_of},
     },
 };
-
-/// The fields a patch may change (all optional; `null` clears an optional field). Arrays are
-/// replaced whole; `carrierSettings` merges field by field.
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct ShipmentPatch {
-    pub reference: Option<String>,
-    pub sender_address_id: Option<String>,
-    pub parties: Option<Vec<Party>>,
-    /// outbound or inbound.
-    #[oai(rename = "type")]
-    pub kind: Option<String>,
-    /// The carrier settings to change: carrierId, productId, services, additionalParameters.
-    pub carrier_settings: Option<BTreeMap<String, Value>>,
-    pub parcels: Option<Vec<Parcel>>,
-    pub term_of_trade: Option<String>,
-    pub service_point_id: Option<String>,
-    pub pickup_details: Option<PickupDetails>,
-    pub order_id: Option<String>,
-}
 
 pub async fn update(
     ctx: &Ctx,

@@ -35,14 +35,11 @@ mod status;
 mod tracking;
 
 pub use booking::{Download, book, document};
-pub use edit::{ShipmentPatch, update};
-pub use paperwork::BookIn;
+pub use edit::update;
 pub use returns::create_return;
-pub use split::{
-    BatchItemIn, BatchSplitIn, BatchSplitOut, LineQuantityIn, SplitIn, SplitOut, batch_split, split,
-};
-pub use status::{ApplyRuleIn, StatusIn, apply_shipping_rule, delete, set_status};
-pub use tracking::{TrackingEventIn, add_tracking_event};
+pub use split::{batch_split, split};
+pub use status::{apply_shipping_rule, delete, set_status};
+pub use tracking::add_tracking_event;
 
 /// A shipment with its documents and the summary of its rule, as every answer shows it.
 pub(crate) fn view_of(db: &Reader, shipment: ShipmentRecord) -> Result<Shipment> {

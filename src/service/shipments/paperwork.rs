@@ -2,9 +2,6 @@
 //! documents the booking body or the shipment's rule asks for, and the print jobs of the rule's
 //! printers.
 
-use poem_openapi::{Object, types::Base64};
-use serde::Deserialize;
-
 use crate::{
     carriers::customs::{self, Line, ParcelInfo},
     error::{Error, Result},
@@ -18,20 +15,6 @@ use crate::{
     service::printing,
     store::{self, Reader, Tx},
 };
-
-/// The optional body of a booking.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Object)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub struct BookIn {
-    /// Documents to make besides the labels: `commercial_invoice`, `proforma_invoice`,
-    /// `packing_list`. Without it the shipment's shipping rule decides (its
-    /// `generateCommercialInvoice`, `generateProformaInvoice` and `generatePackingList`).
-    pub documents: Option<Vec<String>>,
-    /// When an earlier booking of the shipment ended without knowing whether the carrier booked
-    /// it (409 `booking_outcome_unknown`): `book_again` gives that attempt up and books anew.
-    pub after_unknown_outcome: Option<crate::model::booking::AfterUnknownOutcome>,
-}
 
 /// The document types a booking body names, checked, in the order booking makes them.
 pub(crate) fn asked(documents: &[String]) -> Result<Vec<&'static str>> {
@@ -181,7 +164,7 @@ pub(crate) fn render(
                 document_type: (*kind).to_string(),
                 format: document::PDF.into(),
                 size: "A4".into(),
-                content: Base64(customs::render(kind, &input)?),
+                content: document::content(customs::render(kind, &input)?),
                 created_at: now.to_string(),
                 updated_at: now.to_string(),
             })

@@ -2,17 +2,17 @@
 //! transaction, all or nothing. The write transaction serializes concurrent splits, so units are
 //! never duplicated or lost.
 
+use crate::model::shipment::{BatchSplitIn, BatchSplitOut, SplitIn, SplitOut};
 use std::collections::BTreeMap;
 
-use poem_openapi::{Object, types::ToJSON};
-use serde::Deserialize;
+use poem_openapi::types::ToJSON;
 use serde_json::Value;
 
 use crate::{
     error::{Error, Result},
     model::{
         ids,
-        shipment::{CarrierSettings, Parcel, Shipment, ShipmentRecord},
+        shipment::{CarrierSettings, Parcel, ShipmentRecord},
         split::{self, SplitError, Take},
         validate::Violations,
     },
@@ -32,70 +32,6 @@ struct SettingsOverride {
     product_id: Option<String>,
     services: Option<Vec<String>>,
     additional_parameters: Option<BTreeMap<String, Value>>,
-}
-
-/// Moves order lines (or, without `orderLineIds`, the whole parcel) into one new shipment
-/// (SPEC row 16).
-#[derive(Deserialize, Object, Default)]
-#[serde(rename_all = "camelCase", default)]
-#[oai(rename_all = "camelCase")]
-pub struct SplitIn {
-    /// Whole order lines to move; absent or empty moves the whole parcel.
-    pub order_line_ids: Option<Vec<String>>,
-    pub carrier_id: Option<String>,
-    pub product_id: Option<String>,
-    pub services: Option<Vec<String>>,
-    pub additional_parameters: Option<BTreeMap<String, Value>>,
-    /// Default `<original reference>-<n>`.
-    pub reference: Option<String>,
-}
-
-/// Units of one order line.
-#[derive(Deserialize, Object)]
-pub struct LineQuantityIn {
-    pub id: String,
-    /// At least 1, at most what the parcel holds (over all new shipments together).
-    pub quantity: i64,
-}
-
-/// One new shipment of a batch split.
-#[derive(Deserialize, Object)]
-#[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
-pub struct BatchItemIn {
-    #[oai(validator(min_items = 1))]
-    pub order_lines: Vec<LineQuantityIn>,
-    /// Default `<original reference>-<n>`.
-    pub reference: Option<String>,
-}
-
-/// Moves quantities of order lines into several new shipments, all or nothing (SPEC row 17).
-#[derive(Deserialize, Object)]
-#[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
-pub struct BatchSplitIn {
-    #[oai(validator(min_items = 1))]
-    pub shipments: Vec<BatchItemIn>,
-    pub carrier_id: Option<String>,
-    pub product_id: Option<String>,
-    pub services: Option<Vec<String>>,
-    pub additional_parameters: Option<BTreeMap<String, Value>>,
-}
-
-/// The original shipment after a batch split and the new ones.
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct BatchSplitOut {
-    pub original_shipment: Shipment,
-    pub new_shipments: Vec<Shipment>,
-}
-
-/// The original shipment after a split and the new one.
-#[derive(Object)]
-#[oai(rename_all = "camelCase")]
-pub struct SplitOut {
-    pub original_shipment: Shipment,
-    pub new_shipment: Shipment,
 }
 
 enum Plan {

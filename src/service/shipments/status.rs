@@ -1,6 +1,6 @@
 //! Status moves, deletion, and applying a shipping rule (DESIGN §7).
 
-use serde::Deserialize;
+use crate::model::shipment::{ApplyRuleIn, StatusIn};
 
 use crate::{
     error::{Error, Result},
@@ -11,20 +11,6 @@ use crate::{
     },
     store,
 };
-
-/// The status to move to.
-#[derive(Deserialize, poem_openapi::Object)]
-pub struct StatusIn {
-    pub status: ShipmentStatus,
-}
-
-/// The rule to apply.
-#[derive(Deserialize, poem_openapi::Object)]
-#[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
-pub struct ApplyRuleIn {
-    pub shipping_rule_id: String,
-}
 
 /// Performs one allowed move of the status machine; anything else is 409 `invalid_state`.
 pub async fn set_status(

@@ -1,12 +1,11 @@
 //! Tracking events (DESIGN §7): carriers and tests record them; the newest sets the status.
 
-use serde::Deserialize;
+use crate::model::shipment::TrackingEventIn;
 
 use crate::{
     error::Result,
     model::{
         shipment::{Shipment, Tracking, TrackingEvent},
-        status::TrackingStatus,
         time,
         validate::Violations,
     },
@@ -15,18 +14,6 @@ use crate::{
         shipments::{Change, require, save, view_of},
     },
 };
-
-/// A tracking event to record.
-#[derive(Deserialize, poem_openapi::Object)]
-#[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
-pub struct TrackingEventIn {
-    pub status: TrackingStatus,
-    pub description: Option<String>,
-    pub location: Option<String>,
-    /// RFC 3339; now when absent.
-    pub occurred_at: Option<String>,
-}
 
 pub async fn add_tracking_event(
     ctx: &Ctx,

@@ -64,7 +64,7 @@ mod tests {
             document_type: "label".into(),
             format: "pdf".into(),
             size: "A4".into(),
-            content: poem_openapi::types::Base64(Vec::new()),
+            content: crate::model::document::content(Vec::new()),
             created_at: String::new(),
             updated_at: String::new(),
         };

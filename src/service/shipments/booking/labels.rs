@@ -1,7 +1,5 @@
 //! The labels and papers of a booking that Shipbase makes or takes from the carrier.
 
-use poem_openapi::types::Base64;
-
 use crate::{
     carriers::{
         CarrierLabel,
@@ -32,7 +30,7 @@ pub(super) fn carrier_labels(
             document_type: document::LABEL.into(),
             format: label.format.into(),
             size: label.size.into(),
-            content: Base64(label.content),
+            content: document::content(label.content),
             created_at: now.to_string(),
             updated_at: now.to_string(),
         })
@@ -92,7 +90,7 @@ pub(super) fn labels(
                 document_type: document::LABEL.into(),
                 format: if zpl { document::ZPL } else { document::PDF }.into(),
                 size: size.as_str().into(),
-                content: Base64(if zpl {
+                content: document::content(if zpl {
                     if input.tracking_number.is_empty() {
                         return Err(Error::Internal("a parcel has no tracking number".into()));
                     }

@@ -18,7 +18,7 @@ use crate::{
         booking::AfterUnknownOutcome,
         carrier::CarrierRecord,
         document::Document,
-        shipment::{Shipment, ShipmentRecord, Tracking},
+        shipment::{BookIn, Shipment, ShipmentRecord, Tracking},
         status::{ShipmentStatus, TrackingStatus},
     },
     service::{
@@ -27,7 +27,7 @@ use crate::{
         operations as ops,
         shipments::{
             Change,
-            paperwork::{self, BookIn},
+            paperwork::{self},
             require, save, view_of,
         },
     },

@@ -6,8 +6,9 @@
 
 Rules:
   1. No import circle between files of src/, in-folder ones included. A folder's `mod.rs`
-     naming its own children (`mod x;`, `pub use x::Y;`) declares the folder's surface and is
-     not an import; everything else is.
+     naming its own children (`mod x;`, `pub use x::Y;`, calling into them) is the folder
+     composing itself and not an import; everything else is. A path through a re-export lands
+     on the file the name is written in (`crate::service::Ctx` is `service/mod.rs`'s own).
   2. The edge (api/, web/, mcp/) never imports store/.
   3. service/, store/, model/ and carriers/ never import poem. The wire types live in model/,
      which uses poem_openapi for their derives and field types (Object, Enum, Base64, …); the
@@ -123,6 +124,9 @@ def resolve(path, here, mods):
             if parts[0] == "super":
                 base = base[:-1]
             parts = parts[1:]
+    elif here + (parts[0],) in mods:
+        # `use child::X` names a module declared here.
+        base = here
     else:
         return parts[0], parts[1:]
     full = base + tuple(p for p in parts if p not in ("*",))
@@ -132,12 +136,39 @@ def resolve(path, here, mods):
     return (), full
 
 
+def reexports(mods, texts):
+    """(module, name) → the module that `pub use` in `module` brings `name` from."""
+    found = {}
+    for mod, text in texts.items():
+        for m in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", text):
+            for path in expand(m.group(1)):
+                name = path.split("::")[-1]
+                if name in ("*", "self"):
+                    continue
+                target, _ = resolve(path, mod, mods)
+                if not isinstance(target, str) and target != mod:
+                    found[(mod, name)] = target
+    return found
+
+
+def through(target, rest, exported):
+    """Follows re-exports: `crate::service::Ctx` lands where `Ctx` is written."""
+    seen = set()
+    while rest and (target, rest[0]) in exported and (target, rest[0]) not in seen:
+        seen.add((target, rest[0]))
+        target = exported[(target, rest[0])]
+    return target
+
+
 def main():
     mods = modules()
     graph = {m: set() for m in mods}
     problems = []
+    texts = {mod: strip(open(os.path.join(SRC, file), encoding="utf-8").read())
+             for mod, file in mods.items()}
+    exported = reexports(mods, texts)
     for mod, file in sorted(mods.items()):
-        text = strip(open(os.path.join(SRC, file), encoding="utf-8").read())
+        text = texts[mod]
         children = set(re.findall(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text, re.M))
         for path, surface in paths_of(text):
             target, rest = resolve(path, mod, mods)
@@ -148,6 +179,8 @@ def main():
                     if not allowed and "{" not in path:
                         problems.append(f"{file}: imports {path} (rule 3: no poem below the edge)")
                 continue
+            if not surface:
+                target = through(target, list(rest), exported)
             if target == mod:
                 continue
             # A folder's mod.rs naming its own children declares its surface.

@@ -47,3 +47,13 @@ pub struct MemberPatchIn {
     pub role: Option<Role>,
     pub brand: MaybeUndefined<String>,
 }
+
+/// A user's place in one organization.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Membership {
+    pub org_id: String,
+    pub org_name: String,
+    pub role: String,
+    /// Set when the member is limited to one brand.
+    pub brand: Option<String>,
+}

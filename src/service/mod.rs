@@ -1,14 +1,30 @@
 //! The operations of Shipbase, one module per resource. Every function takes an `Actor` and does
 //! the organization and scope checks, validation and writes; REST, MCP and the CLI all call here.
-//! Beside the resources: `access` (who may do what), `input` (what a request brings), `context`
-//! (what every operation works with) and `jobs` (the loops beside the server).
+//! Beside the resources: `access` (who may do what), `input` (what a request brings) and `jobs`
+//! (the loops beside the server). This root composes them: `Ctx`, the state every operation
+//! works with (the database, configuration, clock, vault, limits, and the caches and queues of
+//! OAuth, printing and carriers), and the writes that carry an operation out.
+
+use std::{ops::Deref, sync::Arc};
+
+use crate::{
+    config::Config,
+    error::{Error, Result},
+    model::time::{self, Clock},
+    outbound::sender::Sender,
+    service::{
+        access::{grant, rate_limit},
+        input::idempotency,
+    },
+    store::{self, Db},
+    vault::Vault,
+};
 
 pub mod access;
 pub mod api_tokens;
 pub mod audit;
 pub mod billing;
 pub mod carriers;
-mod context;
 pub mod documents;
 mod emit;
 pub mod housekeeping;
@@ -31,8 +47,140 @@ pub mod users;
 pub mod webhooks;
 
 pub use access::actor::Actor;
-pub use context::{Ctx, Inner};
 pub use input::{
     decode::{Input, decode_json, decode_value},
     params::{PageParams, enum_param, instant_param, page_query},
 };
+
+/// Everything an operation needs: the database, the configuration, the clock, the vault for
+/// stored secrets and the webhook sender.
+#[derive(Clone)]
+pub struct Ctx(Arc<Inner>);
+
+pub struct Inner {
+    pub db: Db,
+    pub config: Config,
+    pub clock: Clock,
+    pub rate: rate_limit::RateLimiter,
+    /// Dynamic OAuth client registrations per client address.
+    pub registrations: rate_limit::PerMinute,
+    pub vault: Vault,
+    pub sender: Sender,
+    /// The access-token signing key, loaded on first use (`oauth::keys`).
+    pub keys: tokio::sync::OnceCell<Arc<oauth::keys::Keys>>,
+    /// Access tokens whose signature was checked.
+    pub verified: oauth::access::Verified,
+    /// OAuth clients' metadata documents, for as long as they may be kept.
+    pub documents: oauth::documents::Cache,
+    /// Wakes the print worker when booking queued jobs.
+    pub printing: printing::Queue,
+    /// The carrier adapters' HTTP client and API locations.
+    pub carriers: crate::carriers::Env,
+    /// Permits to run Argon2 (a few at once, so that a burst of sign-ins cannot take every
+    /// thread of the blocking pool and all its memory).
+    pub passwords: tokio::sync::Semaphore,
+}
+
+impl Deref for Ctx {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl Ctx {
+    /// Creates the data directory when missing and opens (and migrates) the database.
+    pub fn open(config: Config) -> Result<Ctx> {
+        Ctx::open_with_clock(config, Clock::System)
+    }
+
+    /// `open`, with "now" from `clock` (tests set the time).
+    pub fn open_with_clock(config: Config, clock: Clock) -> Result<Ctx> {
+        let dir = &config.storage.data_dir;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            Error::Internal(format!(
+                "cannot create data directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+        let db = Db::open(store::Options {
+            path: &config.database_path(),
+            url: config.database_url(),
+            synchronous: &config.storage.synchronous,
+            read_connections: config.storage.read_connections,
+            plans: store::plans(&config.plans),
+            before_commit: Arc::new(orders::settle_touched),
+        })?;
+        let rate = rate_limit::RateLimiter::new(config.limits.rate_per_second, config.limits.burst);
+        let registrations = rate_limit::PerMinute::new(config.oauth.register_per_minute);
+        let vault = Vault::open(&config.storage.secret_key, &config.storage.data_dir)?;
+        let sender = Sender::new(config.webhooks.allow_private_targets)?;
+        let carriers = crate::carriers::Env::new(&config.carriers, clock.clone());
+        Ok(Ctx(Arc::new(Inner {
+            db,
+            config,
+            clock,
+            rate,
+            registrations,
+            vault,
+            sender,
+            keys: tokio::sync::OnceCell::new(),
+            verified: oauth::access::Verified::default(),
+            documents: oauth::documents::Cache::default(),
+            printing: printing::Queue::default(),
+            carriers,
+            passwords: tokio::sync::Semaphore::new(password_permits()),
+        })))
+    }
+
+    /// The current time as stored and shown.
+    pub fn now(&self) -> String {
+        time::format(self.clock.now())
+    }
+
+    /// The write that carries out an operation `grant` allows: runs `f` as one unit of work and
+    /// records the audit entry in the same transaction.
+    pub(crate) async fn write<T, F>(&self, grant: impl Into<grant::Grant>, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
+    {
+        let grant: grant::Grant = grant.into();
+        let now = self.now();
+        self.db
+            .write(move |tx| {
+                let value = f(tx)?;
+                grant.record(tx, &now)?;
+                Ok(value)
+            })
+            .await
+    }
+
+    /// The write that completes an operation: `write`, and, when the request holds an
+    /// idempotency key, `f`'s answer (with the operation's status) stored in the same
+    /// transaction.
+    pub(crate) async fn commit<T, F>(&self, grant: impl Into<grant::Grant>, f: F) -> Result<T>
+    where
+        T: poem_openapi::types::ToJSON + Send + 'static,
+        F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
+    {
+        let grant: grant::Grant = grant.into();
+        let slot = idempotency::current();
+        let vault = self.vault.clone();
+        let status = grant.operation.status();
+        self.write(grant, move |tx| {
+            let value = f(tx)?;
+            if let Some(slot) = &slot {
+                let json = value.to_json().unwrap_or_default();
+                idempotency::complete_in(tx, &vault, slot, status, &json)?;
+            }
+            Ok(value)
+        })
+        .await
+    }
+}
+
+/// Argon2 checks at once: one per core, at least 1 and at most 4.
+fn password_permits() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4))
+}

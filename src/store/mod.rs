@@ -46,7 +46,7 @@ pub mod webhooks;
 mod writer;
 
 pub use crate::model::page::{PageQuery, Paged};
-pub use tx::{BeforeCommit, OrgPlan, Plans, TouchedOrder, Tx};
+pub use tx::{BeforeCommit, OrgPlan, Plans, TouchedOrder};
 
 mod embedded {
     refinery::embed_migrations!("migrations/sqlite");
@@ -96,6 +96,24 @@ impl Outbox {
     fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
         self.queued.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// A write job's unit of work (`tx.rs` has what it does): the connection, the plans, and the
+/// side effects it collects for the writer to turn into rows before the job's savepoint ends.
+pub struct Tx<'c> {
+    reader: Reader<'c>,
+    plans: &'c Plans,
+    effects: std::cell::RefCell<Effects>,
+}
+
+#[derive(Default)]
+struct Effects {
+    /// Each event with the webhooks it goes to.
+    events: Vec<(crate::model::event::Event, Vec<String>)>,
+    /// `(org, order)` → the time of the latest change that touched it.
+    orders: std::collections::BTreeMap<(String, String), String>,
+    /// The active webhooks of each organization the job emitted for, read once per job.
+    subscribers: std::collections::HashMap<String, std::rc::Rc<Vec<webhooks::Subscriber>>>,
 }
 
 /// A connection to read through: a pooled read-only connection, or the writer's own inside a

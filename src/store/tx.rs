@@ -6,7 +6,7 @@
 
 use std::{
     cell::RefCell,
-    collections::{BTreeMap, HashMap, btree_map::Entry},
+    collections::{BTreeMap, btree_map::Entry},
     rc::Rc,
     sync::Arc,
 };
@@ -19,8 +19,8 @@ use crate::{
         usage::Counter,
     },
     store::{
-        Reader, deliveries, events, orgs, usage,
-        webhooks::{self, Subscriber},
+        Effects, Reader, Tx, deliveries, events, orgs, usage,
+        webhooks::{self},
     },
 };
 
@@ -29,22 +29,6 @@ pub type Plans = Arc<BTreeMap<String, Plan>>;
 
 /// Runs at the end of every write job, inside its savepoint (the service settles orders here).
 pub type BeforeCommit = Arc<dyn Fn(&Tx) -> Result<()> + Send + Sync>;
-
-pub struct Tx<'c> {
-    reader: Reader<'c>,
-    plans: &'c Plans,
-    effects: RefCell<Effects>,
-}
-
-#[derive(Default)]
-struct Effects {
-    /// Each event with the webhooks it goes to.
-    events: Vec<(Event, Vec<String>)>,
-    /// `(org, order)` → the time of the latest change that touched it.
-    orders: BTreeMap<(String, String), String>,
-    /// The active webhooks of each organization the job emitted for, read once per job.
-    subscribers: HashMap<String, Rc<Vec<Subscriber>>>,
-}
 
 /// An organization's plan as a write sees it.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::user::UserRecord,
+    model::{member::Membership, user::UserRecord},
     store::{Reader, Tx},
 };
 
@@ -94,16 +94,6 @@ pub fn with_password(db: &Reader, email: &str) -> Result<Option<(UserRecord, Opt
         ))?
         .query_row([email], |r| Ok((from_row(r, None)?, r.get(8)?)))
         .optional()?)
-}
-
-/// A user's place in one organization.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Membership {
-    pub org_id: String,
-    pub org_name: String,
-    pub role: String,
-    /// Set when the member is limited to one brand.
-    pub brand: Option<String>,
 }
 
 /// The organizations a user belongs to, by name.

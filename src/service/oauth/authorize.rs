@@ -23,7 +23,7 @@ use crate::{
     store,
 };
 
-pub use crate::store::users::Membership;
+pub use crate::model::member::Membership;
 
 /// How long the consent page may stay open before its form is refused.
 const REQUEST_MINUTES: i64 = 30;

@@ -267,6 +267,22 @@ pub fn find(slug: &str) -> Option<Box<dyn CarrierAdapter>> {
     registry().into_iter().find(|a| a.info().slug == slug)
 }
 
+/// Writes each select field's value as its option writes it (`100x150` → `100X150`, `ZPL` →
+/// `zpl`): options are matched ASCII case-insensitively (DESIGN §17), and the adapters read the
+/// option's own spelling.
+pub fn canonical_options(info: &CarrierInfo, config: &mut BTreeMap<String, Value>) {
+    for field in info.fields.iter().filter(|f| f.kind == "select") {
+        if let Some(Value::String(s)) = config.get_mut(field.key)
+            && let Some(option) = field
+                .options
+                .iter()
+                .find(|o| o.value.eq_ignore_ascii_case(s) || o.key.eq_ignore_ascii_case(s))
+        {
+            *s = option.value.to_string();
+        }
+    }
+}
+
 /// Checks a carrier's `config` against the adapter's fields: every required key present and
 /// non-empty, every known key a string (select fields: one of the options).
 pub fn validate_config(

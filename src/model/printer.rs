@@ -107,10 +107,24 @@ impl PrinterIn {
     }
 }
 
+/// The port raw printers listen on when the address names none (DESIGN §17).
+pub const RAW_PORT: &str = "9100";
+
 fn raw_endpoint(address: &str) -> Result<Endpoint, String> {
-    const SHAPE: &str = "must be host:port, as 192.168.1.50:9100 or [fd00::5]:9100";
-    let (host, port) = address.rsplit_once(':').ok_or(SHAPE)?;
-    let host = host.trim_start_matches('[').trim_end_matches(']');
+    const SHAPE: &str =
+        "must be host or host:port (9100 when absent), as 192.168.1.50:9100 or [fd00::5]:9100";
+    let (host, port) = if let Some(bracketed) = address.strip_prefix('[') {
+        let (host, after) = bracketed.split_once(']').ok_or(SHAPE)?;
+        let port = match after {
+            "" => RAW_PORT,
+            after => after.strip_prefix(':').ok_or(SHAPE)?,
+        };
+        (host, port)
+    } else if address.parse::<Ipv6Addr>().is_ok() {
+        (address, RAW_PORT)
+    } else {
+        address.rsplit_once(':').unwrap_or((address, RAW_PORT))
+    };
     let port: u16 = port.parse().map_err(|_| SHAPE.to_string())?;
     if host.is_empty() || port == 0 || host.contains(['/', ' ', '@']) {
         return Err(SHAPE.into());
@@ -243,13 +257,29 @@ mod tests {
                 port: 9100
             })
         );
+        // Without a port, the raw printing port.
+        for (address, host) in [
+            ("printer", "printer"),
+            ("fd00::5", "fd00::5"),
+            ("[fd00::5]", "fd00::5"),
+        ] {
+            assert_eq!(
+                fields("raw", address, "pdf").endpoint(),
+                Ok(Endpoint::Raw {
+                    host: host.into(),
+                    port: 9100
+                }),
+                "{address}"
+            );
+        }
         for bad in [
-            "printer",
             "printer:0",
             "printer:70000",
             ":9100",
             "a/b:9100",
-            "fd00::5",
+            "[fd00::5]9100",
+            "[fd00::5",
+            "",
         ] {
             assert_eq!(problems(&fields("raw", bad, "pdf")), ["address"], "{bad}");
         }

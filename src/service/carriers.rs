@@ -25,6 +25,14 @@ pub fn available(actor: &Actor, org_id: &str) -> Result<Vec<AvailableCarrier>> {
         .collect())
 }
 
+/// The body with its select options spelled as the carrier type lists them.
+fn canonical(mut fields: CarrierIn) -> CarrierIn {
+    if let Some(adapter) = carriers::find(&fields.carrier_slug) {
+        carriers::canonical_options(&adapter.info(), &mut fields.config);
+    }
+    fields
+}
+
 fn validate(fields: &CarrierIn) -> Result<()> {
     let mut errors = Violations::new();
     errors.length("name", &fields.name, 1, 200);
@@ -55,7 +63,7 @@ pub async fn create(
     input: Input<CarrierIn>,
 ) -> Result<Carrier> {
     let grant = actor.authorize(org_id, &ops::CREATE_CARRIER)?;
-    let fields = input.get()?;
+    let fields = canonical(input.get()?);
     validate(&fields)?;
     let now = ctx.now();
     let carrier = CarrierRecord {
@@ -112,7 +120,7 @@ pub async fn update(
     input: Input<CarrierIn>,
 ) -> Result<Carrier> {
     let grant = actor.authorize(org_id, &ops::UPDATE_CARRIER)?.on(id);
-    let fields = input.get()?;
+    let fields = canonical(input.get()?);
     validate(&fields)?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     let vault = ctx.vault.clone();

@@ -133,6 +133,21 @@ async fn a_sandbox_label_size_outside_its_options_is_400() {
     );
     let body = app.post(&path, &org.token, good).await.expect(201);
     assert_eq!(body["config"], json!({"labelSize": "100X150"}));
+    // Options match in any case, and are stored as the option writes them (DESIGN §17):
+    // `100x150` is how available-carriers lists the option's key.
+    for given in ["100x150", "a4"] {
+        let body = with(
+            carrier_body(&id_of(&address)),
+            "config",
+            json!({"labelSize": given}),
+        );
+        let created = app.post(&path, &org.token, body).await.expect(201);
+        assert_eq!(
+            created["config"]["labelSize"],
+            given.to_ascii_uppercase(),
+            "{given}"
+        );
+    }
     let bad = with(
         carrier_body(&id_of(&address)),
         "config",

@@ -272,6 +272,29 @@ async fn every_parcels_label_scans_as_its_own_tracking_number() {
 }
 
 #[tokio::test]
+async fn decomposed_text_prints_with_its_accents() {
+    // As macOS and some shop systems send it: each accent a combining mark after its letter.
+    let (name, street, city) = (
+        "Mu\u{308}ller A\u{30a}ngstro\u{308}m",
+        "Ro\u{308}ntgenstraße 5",
+        "Zu\u{308}rich",
+    );
+    let shop = Shop::new().await;
+    let mut body = shop.body();
+    body["parties"][0]["name"] = json!(name);
+    body["parties"][0]["address1"] = json!(street);
+    body["parties"][0]["city"] = json!(city);
+    body["parties"][0]["countryCode"] = json!("CH");
+    let id = id_of(&shop.create(body).await);
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = pdf_text(&of_type(&booked, "label")[0], dir.path());
+    for composed in ["Müller Ångström", "Röntgenstraße 5", "Zürich"] {
+        assert!(text.contains(composed), "{composed:?} missing from {text}");
+    }
+}
+
+#[tokio::test]
 async fn labels_in_polish_greek_and_cyrillic_extract_back_exactly() {
     let shop = Shop::new().await;
     let receivers = [

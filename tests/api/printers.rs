@@ -143,6 +143,20 @@ async fn a_printer_is_created_read_listed_replaced_and_deleted() {
 }
 
 #[tokio::test]
+async fn a_raw_printer_without_a_port_is_taken_as_port_9100() {
+    let shop = Shop::new().await;
+    for address in ["192.168.1.51", "[fd00::7]", "printer.local"] {
+        let body = json!({"name": "Desk", "kind": "raw", "address": address, "format": "zpl"});
+        let created = shop
+            .app
+            .post(&printers(&shop), &shop.org.token, body)
+            .await
+            .expect(201);
+        assert_eq!(created["address"], address);
+    }
+}
+
+#[tokio::test]
 async fn bad_printers_are_refused_naming_the_field() {
     let shop = Shop::new().await;
     for (body, field) in [
@@ -155,7 +169,7 @@ async fn bad_printers_are_refused_naming_the_field() {
             "format",
         ),
         (
-            json!({"name": "A", "kind": "raw", "address": "10.0.0.1", "format": "pdf"}),
+            json!({"name": "A", "kind": "raw", "address": "10.0.0.1:0", "format": "pdf"}),
             "address",
         ),
         (

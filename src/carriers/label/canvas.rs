@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use pdf_writer::{Content, Str};
+use unicode_normalization::UnicodeNormalization;
 
 use super::{
     font::{Font, Subset},
@@ -210,11 +211,12 @@ pub(super) fn split_line(style: Style, max_w: f32, text: &str) -> Option<(&str, 
     Some((text[..at].trim_end(), text[at..].trim_start()))
 }
 
-/// `text` as the label prints it: whitespace becomes a space, combining accents are dropped
-/// (the label does no shaping, so a decomposed "é" prints as "e"), and a character the font
-/// lacks becomes `?`.
+/// `text` as the label prints it: in NFC first (so that a letter sent decomposed, as macOS
+/// writes "Mu\u{308}ller", keeps its accent), then whitespace as a space; a combining accent
+/// left without a letter to compose with is dropped (the label does no shaping), and a
+/// character the font lacks becomes `?`.
 pub(super) fn printable(font: Font, text: &str) -> Vec<char> {
-    text.chars()
+    text.nfc()
         .filter(|c| !('\u{0300}'..='\u{036F}').contains(c))
         .map(|c| match c {
             c if c.is_whitespace() => ' ',

@@ -379,7 +379,8 @@ fn non_ascii_names_render() {
         "Café Noël Åse — “Test”",
         // Polish prints; Japanese is in no embedded font.
         "Łódź ??",
-        "für Zoë e",
+        // A decomposed accent is composed (NFC), not lost.
+        "für Zoë é",
     ] {
         assert!(
             text.contains(expected),

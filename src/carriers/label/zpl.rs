@@ -5,6 +5,7 @@
 //! `^FH` hex escapes for the characters ZPL reserves.
 
 use super::{LabelInput, display_date, display_weight, non_empty};
+use unicode_normalization::UnicodeNormalization;
 
 /// Dots per millimetre at 203 dpi.
 const DOTS_PER_MM: u32 = 8;
@@ -115,10 +116,10 @@ impl Zpl {
     }
 }
 
-/// Field data with `^`, `~` and the `^FH` escape character `_` written as hex escapes, and
-/// control characters dropped.
+/// Field data in NFC with `^`, `~` and the `^FH` escape character `_` written as hex escapes,
+/// and control characters dropped.
 fn escape(text: &str) -> String {
-    text.chars()
+    text.nfc()
         .filter(|c| !c.is_control())
         .map(|c| match c {
             '^' => "_5E".to_string(),

@@ -1,7 +1,8 @@
 -- Each booking of a shipment with its carrier is an attempt (DESIGN §7, §15): claimed in a
 -- committed write before the carrier is called, so that a concurrent book, split, edit or cancel
 -- is refused (409) and no second request reaches the carrier. An attempt whose carrier call timed
--- out or broke stays 'unknown' until the caller books again on purpose. At most one open attempt
+-- out or broke stays 'unknown' until the caller books again on purpose. The attempt's id is what
+-- the carrier is told identifies the request (PostNord's messageId, DHL's Message-Reference). At most one open attempt
 -- (in_progress or unknown) per shipment.
 CREATE TABLE booking_attempts (
     id          TEXT PRIMARY KEY,
@@ -9,9 +10,6 @@ CREATE TABLE booking_attempts (
     shipment_id TEXT NOT NULL REFERENCES shipments(id) ON DELETE CASCADE,
     status      TEXT NOT NULL
         CHECK (status IN ('in_progress', 'booked', 'failed', 'unknown', 'superseded')),
-    -- What the carrier was told identifies the attempt (PostNord's messageId, DHL Express's
-    -- Message-Reference).
-    reference   TEXT NOT NULL,
     started_at  TEXT NOT NULL,
     -- An attempt still in_progress at this time is taken to have stopped (its process died): it
     -- counts as unknown. The carriers' timeout and two minutes after started_at.

@@ -268,7 +268,7 @@ pub fn find(slug: &str) -> Option<Box<dyn CarrierAdapter>> {
 }
 
 /// Writes each select field's value as its option writes it (`100x150` → `100X150`, `ZPL` →
-/// `zpl`): options are matched ASCII case-insensitively (DESIGN §17), and the adapters read the
+/// `zpl`): options are matched ASCII case-insensitively, and the adapters read the
 /// option's own spelling.
 pub fn canonical_options(info: &CarrierInfo, config: &mut BTreeMap<String, Value>) {
     for field in info.fields.iter().filter(|f| f.kind == "select") {

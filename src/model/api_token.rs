@@ -1,4 +1,4 @@
-//! API tokens (SPEC §2 ApiToken): never their value, and how each was made.
+//! API tokens: never their value, and how each was made.
 
 use poem_openapi::Object;
 use serde::Deserialize;
@@ -27,7 +27,7 @@ crate::page_of!(ApiTokenPage, ApiToken);
 crate::string_enum! {
     /// How an API token was made (stored with it): by the command line, by a person in the
     /// pages, with another API token, or by an AI agent. Only the first two may carry their
-    /// user's staff rights (DESIGN §19).
+    /// user's staff rights.
     Origin {
         Cli = "cli",
         Session = "session",

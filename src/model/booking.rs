@@ -1,4 +1,4 @@
-//! Booking attempts (DESIGN §7, §15): each booking of a shipment with its carrier, claimed before
+//! Booking attempts: each booking of a shipment with its carrier, claimed before
 //! the carrier is called, and what came of it.
 
 crate::string_enum! {
@@ -28,15 +28,13 @@ crate::string_enum! {
     }
 }
 
-/// One attempt to book a shipment.
+/// One attempt to book a shipment; its `id` is what the carrier is told identifies the request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookingAttempt {
     pub id: String,
     pub org_id: String,
     pub shipment_id: String,
     pub status: AttemptStatus,
-    /// What the carrier was told identifies the request.
-    pub reference: String,
     pub started_at: String,
     /// An attempt still in progress at this time is taken to have stopped (its process died)
     /// and counts as unknown.

@@ -1,4 +1,4 @@
-//! Members of an organization (DESIGN §19).
+//! Members of an organization, their roles and brands.
 
 use poem_openapi::{Object, types::MaybeUndefined};
 use serde::Deserialize;

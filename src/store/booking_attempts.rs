@@ -8,8 +8,7 @@ use crate::{
     store::{Reader, Tx},
 };
 
-const COLUMNS: &str =
-    "id, org_id, shipment_id, status, reference, started_at, stale_at, finished_at, error";
+const COLUMNS: &str = "id, org_id, shipment_id, status, started_at, stale_at, finished_at, error";
 
 fn from_row(row: &Row) -> crate::store::sql::Result<BookingAttempt> {
     Ok(BookingAttempt {
@@ -17,11 +16,10 @@ fn from_row(row: &Row) -> crate::store::sql::Result<BookingAttempt> {
         org_id: row.get(1)?,
         shipment_id: row.get(2)?,
         status: row.get(3)?,
-        reference: row.get(4)?,
-        started_at: row.get(5)?,
-        stale_at: row.get(6)?,
-        finished_at: row.get(7)?,
-        error: row.get(8)?,
+        started_at: row.get(4)?,
+        stale_at: row.get(5)?,
+        finished_at: row.get(6)?,
+        error: row.get(7)?,
     })
 }
 
@@ -31,14 +29,13 @@ pub fn insert(tx: &Tx, attempt: &BookingAttempt) -> Result<Option<()>> {
     let inserted = tx
         .conn
         .prepare_cached(&format!(
-            "INSERT INTO booking_attempts ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+            "INSERT INTO booking_attempts ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
         ))?
         .execute(params![
             attempt.id,
             attempt.org_id,
             attempt.shipment_id,
             attempt.status,
-            attempt.reference,
             attempt.started_at,
             attempt.stale_at,
             attempt.finished_at,
@@ -61,6 +58,18 @@ pub fn open_for(db: &Reader, org_id: &str, shipment_id: &str) -> Result<Option<B
         ))?
         .query_row([org_id, shipment_id], from_row)
         .optional()?)
+}
+
+/// Marks the attempt that holds its shipment `booked`; false when it no longer holds it.
+pub fn complete(tx: &Tx, org_id: &str, id: &str, at: &str) -> Result<bool> {
+    let changed = tx
+        .conn
+        .prepare_cached(
+            "UPDATE booking_attempts SET status = 'booked', finished_at = ?3
+             WHERE org_id = ?1 AND id = ?2 AND status = 'in_progress'",
+        )?
+        .execute(params![org_id, id, at])?;
+    Ok(changed == 1)
 }
 
 /// Ends (or marks) an attempt.

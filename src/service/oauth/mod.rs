@@ -118,6 +118,4 @@ pub fn new_secret() -> crate::error::Result<String> {
 }
 
 /// Secrets (codes, refresh tokens, sessions) are stored as their SHA-256.
-pub fn hash(secret: &str) -> Vec<u8> {
-    crate::service::access::secret::hash(secret)
-}
+pub use crate::service::access::secret::hash;

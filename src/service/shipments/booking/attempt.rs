@@ -1,4 +1,4 @@
-//! Booking attempts (DESIGN §7, §15): a booking claims its shipment in a committed write before
+//! Booking attempts: a booking claims its shipment in a committed write before
 //! the carrier is called, and the claim holds until the attempt ends. While it holds, no other
 //! booking, edit, split, rule, deletion or cancellation of the shipment goes through (409
 //! `booking_in_progress`). An attempt whose carrier call may have booked without saying so stays
@@ -34,10 +34,8 @@ pub(super) async fn claim(
             i64::try_from(ctx.config.carriers.timeout_seconds).unwrap_or(i64::MAX / 2)
                 + STALE_AFTER_TIMEOUT_SECONDS,
         );
-    let id = ids::new(ids::BOOKING_ATTEMPT);
     let attempt = BookingAttempt {
-        reference: id.clone(),
-        id,
+        id: ids::new(ids::BOOKING_ATTEMPT),
         org_id: shipment.org_id.clone(),
         shipment_id: shipment.id.clone(),
         status: AttemptStatus::InProgress,
@@ -110,20 +108,13 @@ pub(super) async fn end(ctx: &Ctx, attempt: &BookingAttempt, err: &Error, carrie
 /// Inside the booking's final write: the attempt is still the one holding the shipment, and is
 /// now `booked`.
 pub(super) fn complete(tx: &Tx, attempt: &BookingAttempt, now: &str) -> Result<()> {
-    match booking_attempts::open_for(tx, &attempt.org_id, &attempt.shipment_id)? {
-        Some(open) if open.id == attempt.id => booking_attempts::set_status(
-            tx,
-            &attempt.org_id,
-            &attempt.id,
-            AttemptStatus::Booked,
-            now,
-            None,
-        ),
-        _ => Err(Error::InvalidState(format!(
-            "booking attempt {} was given up before the carrier answered",
-            attempt.id
-        ))),
+    if booking_attempts::complete(tx, &attempt.org_id, &attempt.id, now)? {
+        return Ok(());
     }
+    Err(Error::InvalidState(format!(
+        "booking attempt {} was given up before the carrier answered",
+        attempt.id
+    )))
 }
 
 /// Refuses a change of a shipment that a booking holds. `cancelling` lets a cancellation end an
@@ -166,10 +157,11 @@ fn refusal(open: &BookingAttempt, now: &str) -> Error {
         ),
     };
     Error::BookingOutcomeUnknown(format!(
-        "booking attempt {} (started {}, carrier reference {}) ended without knowing whether the \
-         carrier booked the shipment: {what}. Look the shipment up at the carrier, then book \
-         again with {{\"afterUnknownOutcome\": \"book_again\"}}, or cancel the shipment",
-        open.id, open.started_at, open.reference
+        "booking attempt {} (started {}; the carrier was given it as the request's reference) \
+         ended without knowing whether the carrier booked the shipment: {what}. Look the \
+         shipment up at the carrier, then book again with \
+         {{\"afterUnknownOutcome\": \"book_again\"}}, or cancel the shipment",
+        open.id, open.started_at
     ))
 }
 

@@ -86,16 +86,7 @@ pub async fn book(
     })?;
     let attempt = attempt::claim(ctx, &shipment, book_again).await?;
     let now = ctx.now();
-    let booked = match prepare(
-        ctx,
-        shipment,
-        carrier,
-        now.clone(),
-        extra,
-        &attempt.reference,
-    )
-    .await
-    {
+    let booked = match prepare(ctx, shipment, carrier, now.clone(), extra, &attempt.id).await {
         Ok(booked) => booked,
         Err(Prepared {
             err,

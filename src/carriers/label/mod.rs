@@ -70,14 +70,26 @@ pub struct LabelAddress {
     pub phone: Option<String>,
 }
 
+/// The service point a parcel is delivered to: the carrier's id of it (`servicePointId`) and
+/// its address (the `service_point` party), either of which may be missing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServicePoint {
+    pub id: Option<String>,
+    pub address: Option<LabelAddress>,
+}
+
 /// Everything a label shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LabelInput {
     pub carrier_name: String,
     pub product: String,
     pub services: Vec<String>,
-    /// Encoded as the barcode; printable ASCII only.
+    /// Encoded as the barcode; printable ASCII only. Empty when the parcel has no tracking
+    /// number (a manual carrier's parcel the shop gave none for): the label then has no barcode
+    /// and says so.
     pub tracking_number: String,
+    /// Where the parcel is delivered instead of the receiver's door, if anywhere.
+    pub service_point: Option<ServicePoint>,
     pub reference: String,
     pub sender: LabelAddress,
     pub receiver: LabelAddress,

@@ -35,6 +35,7 @@ fn input() -> LabelInput {
         parcel_index: 1,
         parcel_count: 2,
         created_at: String::from("2026-11-22T10:15:30.123Z"),
+        service_point: None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! A shipment's sender and receiver as labels and papers print them.
 
 use crate::{
-    carriers::label::LabelAddress,
+    carriers::label::{LabelAddress, ServicePoint},
     error::{Error, Result},
     model::shipment::{Party, ShipmentRecord},
 };
@@ -24,6 +24,25 @@ pub(super) fn printed_parties(
         (Some(sender), Some(receiver)) => Ok((sender, receiver)),
         _ => Err(Error::InvalidState(missing.into())),
     }
+}
+
+/// The service point the shipment goes to: its `servicePointId` and `service_point` party, when
+/// it has either.
+pub(super) fn printed_service_point(shipment: &ShipmentRecord) -> Option<ServicePoint> {
+    let id = shipment
+        .body
+        .service_point_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned);
+    let address = shipment
+        .body
+        .parties
+        .iter()
+        .find(|p| p.kind == "service_point")
+        .map(address);
+    (id.is_some() || address.is_some()).then_some(ServicePoint { id, address })
 }
 
 fn address(p: &Party) -> LabelAddress {

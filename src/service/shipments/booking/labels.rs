@@ -12,7 +12,7 @@ use crate::{
         ids,
         shipment::ShipmentRecord,
     },
-    service::shipments::parties::printed_parties,
+    service::shipments::parties::{printed_parties, printed_service_point},
 };
 
 /// The carrier's own label files as the shipment's label documents.
@@ -62,6 +62,7 @@ pub(super) fn labels(
         shipment,
         "a shipment needs a sender and a receiver to be labelled",
     )?;
+    let service_point = printed_service_point(shipment);
     let count = shipment.body.parcels.len();
     let carrier_name = carrier_name(carrier);
     shipment
@@ -75,6 +76,7 @@ pub(super) fn labels(
                 product: shipment.body.carrier_settings.product_id.clone(),
                 services: shipment.body.carrier_settings.services.clone(),
                 tracking_number: parcel.tracking_number.clone().unwrap_or_default(),
+                service_point: service_point.clone(),
                 reference: shipment.reference.clone(),
                 sender: sender.clone(),
                 receiver: receiver.clone(),

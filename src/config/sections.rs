@@ -95,6 +95,9 @@ pub struct Printers {
     pub allow_loopback: bool,
     /// Multiplies the retry delays of a print job (1 s, 5 s, 25 s).
     pub retry_scale: f64,
+    /// How long a job waits for an IPP printer that answers busy before that counts as a
+    /// failed attempt.
+    pub busy_wait_seconds: u64,
     /// When not empty, printers must be on one of these networks (addresses or CIDR blocks).
     pub allowed_networks: Vec<String>,
 }
@@ -104,6 +107,7 @@ impl Default for Printers {
         Printers {
             allow_loopback: false,
             retry_scale: 1.0,
+            busy_wait_seconds: 120,
             allowed_networks: Vec::new(),
         }
     }

@@ -23,6 +23,16 @@ pub struct CarrierIn {
     pub sender_address_id: String,
 }
 
+impl CarrierIn {
+    /// The format its labels come in: `zpl` when `labelFormat` says so, else `pdf`.
+    pub fn label_format(&self) -> &'static str {
+        match self.config.get("labelFormat").and_then(Value::as_str) {
+            Some("zpl") => "zpl",
+            _ => "pdf",
+        }
+    }
+}
+
 /// A carrier as stored.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]

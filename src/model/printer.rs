@@ -19,7 +19,9 @@ pub struct PrinterIn {
     pub name: String,
     /// `raw` (a TCP socket, usually port 9100, that prints what it receives) or `ipp`.
     pub kind: String,
-    /// `host:port` for a raw printer; an `ipp://` or `http://` URI for an IPP printer.
+    /// `host:port` for a raw printer (port 9100 when none is given); an `ipp://`, `ipps://`,
+    /// `http://` or `https://` URI for an IPP printer (`ipp` and `ipps` on port 631 unless the
+    /// URI names another).
     #[oai(validator(min_length = 1, max_length = 500))]
     pub address: String,
     /// What the printer takes: `pdf` or `zpl` (ZPL II thermal printers).
@@ -139,15 +141,19 @@ fn raw_endpoint(address: &str) -> Result<Endpoint, String> {
 }
 
 fn ipp_endpoint(address: &str) -> Result<Endpoint, String> {
-    const SHAPE: &str = "must be an ipp:// or http:// URI, as ipp://192.168.1.60/ipp/print";
+    const SHAPE: &str =
+        "must be an ipp://, ipps://, http:// or https:// URI, as ipp://192.168.1.60/ipp/print";
     let url = url::Url::parse(address).map_err(|_| SHAPE.to_string())?;
     let url = match url.scheme() {
-        "http" => url,
-        // IPP is HTTP on port 631 unless the URI says otherwise (RFC 8010 §4.1).
-        "ipp" => {
+        "http" | "https" => url,
+        // IPP is HTTP on port 631 unless the URI says otherwise (RFC 8010 §4.1), and IPPS is
+        // HTTPS on the same port (RFC 7472 §4).
+        scheme @ ("ipp" | "ipps") => {
             let port = url.port().unwrap_or(631);
-            let rest = &address["ipp://".len()..];
-            let mut http = url::Url::parse(&format!("http://{rest}")).map_err(|_| SHAPE)?;
+            let rest = &address[scheme.len() + "://".len()..];
+            let http_scheme = if scheme == "ipps" { "https" } else { "http" };
+            let mut http =
+                url::Url::parse(&format!("{http_scheme}://{rest}")).map_err(|_| SHAPE)?;
             http.set_port(Some(port)).map_err(|()| SHAPE)?;
             http
         }
@@ -298,6 +304,18 @@ mod tests {
             panic!("not parsed");
         };
         assert_eq!(url.as_str(), "http://printer.local:8631/ipp/print");
+        let Ok(Endpoint::Ipp { url }) =
+            fields("ipp", "ipps://10.0.0.7/ipp/print", "pdf").endpoint()
+        else {
+            panic!("not parsed");
+        };
+        assert_eq!(url.as_str(), "https://10.0.0.7:631/ipp/print");
+        let Ok(Endpoint::Ipp { url }) =
+            fields("ipp", "IPPS://10.0.0.7:8443/ipp/print", "pdf").endpoint()
+        else {
+            panic!("not parsed");
+        };
+        assert_eq!(url.as_str(), "https://10.0.0.7:8443/ipp/print");
         assert_eq!(problems(&fields("ipp", "ftp://x/y", "pdf")), ["address"]);
         assert_eq!(problems(&fields("ipp", "ipp://x/y", "zpl")), ["format"]);
         assert_eq!(problems(&fields("fax", "x:1", "png")), ["kind", "format"]);

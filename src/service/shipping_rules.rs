@@ -29,14 +29,33 @@ fn check_references(
     fields: &ShippingRuleIn,
     own_id: Option<&str>,
 ) -> Result<()> {
-    carriers::require(tx, org_id, &fields.carrier_id, "carrierId")?;
+    let carrier = carriers::require(tx, org_id, &fields.carrier_id, "carrierId")?;
     sender_addresses::require(tx, org_id, &fields.sender_address_id, "senderAddressId")?;
-    for (field, id) in [
-        ("labelPrinterId", &fields.label_printer_id),
-        ("documentPrinterId", &fields.document_printer_id),
+    // Labels come in the carrier's format, the other documents as PDF: a printer that cannot
+    // take them would fail every job only after the booking.
+    let label_format = carrier.carrier.fields.label_format();
+    for (field, id, format, what) in [
+        (
+            "labelPrinterId",
+            &fields.label_printer_id,
+            label_format,
+            "the carrier's labels",
+        ),
+        (
+            "documentPrinterId",
+            &fields.document_printer_id,
+            "pdf",
+            "customs documents and packing lists",
+        ),
     ] {
         if let Some(id) = id {
-            printers::require(tx, org_id, id, field)?;
+            let printer = printers::require(tx, org_id, id, field)?;
+            if printer.fields.format != format {
+                return Err(Error::Conflict(format!(
+                    "{field}: printer {} takes {}, but {what} are {format}",
+                    printer.fields.name, printer.fields.format
+                )));
+            }
         }
     }
     if let Some(return_id) = &fields.return_shipping_rule_id {

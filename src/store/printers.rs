@@ -111,13 +111,14 @@ fn job_from_row(row: &Row) -> crate::store::sql::Result<PrintJob> {
     })
 }
 
-/// Queues a job, due now.
-pub fn queue(tx: &Tx, org_id: &str, job: &PrintJob) -> Result<()> {
+/// Queues a job, due now, after the jobs already queued for its printer; `position` orders the
+/// jobs queued at the same time (one booking's documents).
+pub fn queue(tx: &Tx, org_id: &str, job: &PrintJob, position: u32) -> Result<()> {
     tx.conn
         .prepare_cached(
             "INSERT INTO print_jobs (id, org_id, printer_id, document_id, shipment_id, status, attempts,
-                                     next_attempt_at, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', 0, ?6, ?6, ?6)",
+                                     next_attempt_at, created_at, updated_at, position)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', 0, ?6, ?6, ?6, ?7)",
         )?
         .execute(params![
             job.id,
@@ -125,7 +126,8 @@ pub fn queue(tx: &Tx, org_id: &str, job: &PrintJob) -> Result<()> {
             job.printer_id,
             job.document_id,
             job.shipment_id,
-            job.created_at
+            job.created_at,
+            position
         ])?;
     Ok(())
 }
@@ -170,6 +172,8 @@ pub struct Due {
     /// The document's format, `pdf` or `zpl`.
     pub format: String,
     pub title: String,
+    /// When the printer first answered busy to this attempt, if it has.
+    pub busy_since: Option<String>,
 }
 
 /// Whether any job is due (a read, so that an idle worker does not write).
@@ -182,15 +186,25 @@ pub fn any_due(db: &Reader, now: &str) -> Result<bool> {
         .exists([now])?)
 }
 
-/// Claims up to `limit` due jobs: each is leased (not due again) until `lease_until`, so that
-/// no other sender takes it meanwhile; a sender that dies leaves it due again when the lease
-/// runs out.
+/// Claims up to `limit` due jobs, each the first queued job of its printer (so that a
+/// printer gets one job at a time, in the order they were queued: a job waiting for its retry
+/// or held by a sender keeps the ones behind it waiting). A claimed job is leased (not due
+/// again) until `lease_until`, so that no other sender takes it meanwhile; a sender that dies
+/// leaves it due again when the lease runs out.
 pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Vec<Due>> {
     let ids = tx
         .conn
         .prepare_cached(
-            "SELECT id FROM print_jobs WHERE status = 'queued' AND next_attempt_at <= ?1
-             ORDER BY next_attempt_at, id LIMIT ?2",
+            "SELECT j.id FROM print_jobs j
+             WHERE j.status = 'queued' AND j.next_attempt_at <= ?1
+               AND NOT EXISTS (
+                 SELECT 1 FROM print_jobs e
+                 WHERE e.printer_id = j.printer_id AND e.status = 'queued'
+                   AND (e.created_at < j.created_at
+                        OR (e.created_at = j.created_at
+                            AND (e.position < j.position
+                                 OR (e.position = j.position AND e.id < j.id)))))
+             ORDER BY j.next_attempt_at, j.id LIMIT ?2",
         )?
         .query_map(params![now, limit], |r| r.get::<_, String>(0))?
         .collect::<crate::store::sql::Result<Vec<_>>>()?;
@@ -203,7 +217,7 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
             .conn
             .prepare_cached(&format!(
                 "SELECT j.org_id, j.id, j.attempts, d.content, s.reference || ' ' || d.document_type, d.format,
-                        {}
+                        j.busy_since, {}
                  FROM print_jobs j
                  JOIN printers p ON p.id = j.printer_id
                  LEFT JOIN documents d ON d.id = j.document_id AND d.org_id = j.org_id
@@ -223,23 +237,24 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
                     row.get::<_, Option<Vec<u8>>>(3)?,
                     row.get::<_, Option<String>>(4)?,
                     row.get::<_, Option<String>>(5)?,
+                    row.get::<_, Option<String>>(6)?,
                     Printer {
-                        id: row.get(6)?,
-                        org_id: row.get(7)?,
+                        id: row.get(7)?,
+                        org_id: row.get(8)?,
                         fields: PrinterIn {
-                            name: row.get(8)?,
-                            kind: row.get(9)?,
-                            address: row.get(10)?,
-                            format: row.get(11)?,
+                            name: row.get(9)?,
+                            kind: row.get(10)?,
+                            address: row.get(11)?,
+                            format: row.get(12)?,
                         },
-                        created_at: row.get(12)?,
-                        updated_at: row.get(13)?,
+                        created_at: row.get(13)?,
+                        updated_at: row.get(14)?,
                     },
                 ))
             })
             .optional()?;
         match found {
-            Some((org_id, job_id, attempts, Some(content), title, format, printer)) => {
+            Some((org_id, job_id, attempts, Some(content), title, format, busy_since, printer)) => {
                 due.push(Due {
                     org_id,
                     job_id,
@@ -248,6 +263,7 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
                     content,
                     format: format.unwrap_or_default(),
                     title: title.unwrap_or_default(),
+                    busy_since,
                 });
             }
             // The document went with its shipment: nothing left to print.
@@ -255,10 +271,13 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
                 settle(
                     tx,
                     &job_id,
-                    attempts,
-                    "failed",
-                    Some("the document no longer exists"),
-                    None,
+                    &Settled {
+                        attempts,
+                        status: "failed",
+                        error: Some("the document no longer exists"),
+                        retry_at: None,
+                        busy_since: None,
+                    },
                     now,
                 )?;
             }
@@ -268,22 +287,35 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
     Ok(due)
 }
 
-/// Records an attempt: `status` queued (due again at `retry_at`), printed or failed.
-pub fn settle(
-    tx: &Tx,
-    job_id: &str,
-    attempts: u32,
-    status: &str,
-    error: Option<&str>,
-    retry_at: Option<&str>,
-    now: &str,
-) -> Result<()> {
+/// How an attempt went, as the job keeps it.
+#[derive(Clone, Debug)]
+pub struct Settled<'a> {
+    /// Attempts counted so far (a wait for a busy printer is not one).
+    pub attempts: u32,
+    /// `queued` (due again at `retry_at`), `printed` or `failed`.
+    pub status: &'a str,
+    pub error: Option<&'a str>,
+    pub retry_at: Option<&'a str>,
+    /// When the printer first answered busy to the attempt, while it is waited for.
+    pub busy_since: Option<&'a str>,
+}
+
+/// Records how an attempt went.
+pub fn settle(tx: &Tx, job_id: &str, s: &Settled, now: &str) -> Result<()> {
     tx.conn
         .prepare_cached(
             "UPDATE print_jobs SET status = ?2, attempts = ?3, error = ?4, next_attempt_at = ?5,
-                                   updated_at = ?6
+                                   busy_since = ?6, updated_at = ?7
              WHERE id = ?1",
         )?
-        .execute(params![job_id, status, attempts, error, retry_at, now])?;
+        .execute(params![
+            job_id,
+            s.status,
+            s.attempts,
+            s.error,
+            s.retry_at,
+            s.busy_since,
+            now
+        ])?;
     Ok(())
 }

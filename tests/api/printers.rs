@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tokio::{io::AsyncReadExt, net::TcpListener};
 
 use crate::{
-    fixtures::{Shop, assert_id, id_of, rule_body},
+    fixtures::{Shop, assert_id, carrier_body, id_of, rule_body},
     helpers::error_fields,
 };
 
@@ -28,10 +28,14 @@ async fn create_printer(shop: &Shop, body: Value) -> Value {
         .expect(201)
 }
 
-/// A raw printer on a loopback port that keeps every job it receives.
+/// A raw printer on a loopback port that keeps every job it receives, in the order it has
+/// read them whole. Like a real one it takes a moment over each job (20 ms before reading); it
+/// counts how many connections it had open at once.
 struct RawPrinter {
     port: u16,
     jobs: Arc<Mutex<Vec<Vec<u8>>>>,
+    /// (open now, most open at once)
+    open: Arc<Mutex<(usize, usize)>>,
 }
 
 impl RawPrinter {
@@ -39,27 +43,43 @@ impl RawPrinter {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let jobs = Arc::new(Mutex::new(Vec::new()));
-        let kept = jobs.clone();
+        let open = Arc::new(Mutex::new((0, 0)));
+        let (kept, counted) = (jobs.clone(), open.clone());
         tokio::spawn(async move {
             while let Ok((mut socket, _)) = listener.accept().await {
-                let mut job = Vec::new();
-                if socket.read_to_end(&mut job).await.is_ok() {
-                    kept.lock().unwrap().push(job);
-                }
+                let (kept, counted) = (kept.clone(), counted.clone());
+                tokio::spawn(async move {
+                    {
+                        let mut open = counted.lock().unwrap();
+                        open.0 += 1;
+                        open.1 = open.1.max(open.0);
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    let mut job = Vec::new();
+                    if socket.read_to_end(&mut job).await.is_ok() {
+                        kept.lock().unwrap().push(job);
+                    }
+                    counted.lock().unwrap().0 -= 1;
+                });
             }
         });
-        RawPrinter { port, jobs }
+        RawPrinter { port, jobs, open }
     }
 
     fn jobs(&self) -> Vec<Vec<u8>> {
         self.jobs.lock().unwrap().clone()
     }
+
+    /// The most connections it had open at once.
+    fn most_open(&self) -> usize {
+        self.open.lock().unwrap().1
+    }
 }
 
-/// Polls the printer's jobs until `done` holds for them (at most 20 s).
+/// Polls the printer's jobs until `done` holds for them (at most 60 s).
 async fn jobs_until(shop: &Shop, printer_id: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
-    let path = format!("{}/{printer_id}/jobs", printers(shop));
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let path = format!("{}/{printer_id}/jobs?limit=100", printers(shop));
+    let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let page = shop.app.get(&path, &shop.org.token).await.expect(200);
         let jobs = page["data"].as_array().cloned().unwrap_or_default();
@@ -76,6 +96,16 @@ async fn shipment_with_printing_rule(
     label_printer: Option<&str>,
     document_printer: Option<&str>,
 ) -> String {
+    shipment_of_parcels_with_printing_rule(shop, 1, label_printer, document_printer).await
+}
+
+/// As `shipment_with_printing_rule`, with `parcels` parcels of different weights.
+async fn shipment_of_parcels_with_printing_rule(
+    shop: &Shop,
+    parcels: usize,
+    label_printer: Option<&str>,
+    document_printer: Option<&str>,
+) -> String {
     let mut rule = rule_body(&id_of(&shop.carrier), &id_of(&shop.address));
     if let Some(printer) = label_printer {
         rule["autoPrintLabels"] = json!(true);
@@ -87,7 +117,10 @@ async fn shipment_with_printing_rule(
         rule["generatePackingList"] = json!(true);
     }
     let rule = shop.app.create_rule(&shop.org, rule).await;
-    let id = id_of(&shop.create(shop.body()).await);
+    let parcels: Vec<Value> = (1..=parcels)
+        .map(|n| json!({"weight": n as f64 / 10.0}))
+        .collect();
+    let id = id_of(&shop.create(shop.body_with("pending", json!(parcels))).await);
     shop.post(
         &id,
         "/apply-shipping-rule",
@@ -283,7 +316,7 @@ async fn rules_show_their_printers_and_keep_them_from_being_deleted() {
     let shop = Shop::new().await;
     let label = create_printer(
         &shop,
-        json!({"name": "Labels", "kind": "raw", "address": "10.0.0.2:9100", "format": "zpl"}),
+        json!({"name": "Labels", "kind": "raw", "address": "10.0.0.2:9100", "format": "pdf"}),
     )
     .await;
     let office = create_printer(&shop, json!({"name": "Office", "kind": "ipp", "address": "ipp://10.0.0.3/ipp/print", "format": "pdf"})).await;
@@ -413,6 +446,54 @@ async fn booking_prints_the_labels_on_the_rules_raw_printer() {
     );
 }
 
+/// The bytes of each of a booked shipment's documents of `kind`, in their order.
+fn contents(booked: &Value, kind: &str) -> Vec<Vec<u8>> {
+    booked["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["documentType"] == kind)
+        .map(|d| {
+            base64::Engine::decode(
+                &base64::engine::general_purpose::STANDARD,
+                d["content"].as_str().unwrap(),
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_printer_gets_a_bookings_labels_one_at_a_time_in_parcel_order() {
+    let shop = Shop::with_config(LOOPBACK).await;
+    let socket = RawPrinter::start().await;
+    let printer = create_printer(
+        &shop,
+        json!({"name": "Desk", "kind": "raw", "address": format!("127.0.0.1:{}", socket.port), "format": "pdf"}),
+    )
+    .await;
+    let id = shipment_of_parcels_with_printing_rule(&shop, 10, Some(&id_of(&printer)), None).await;
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    let jobs = jobs_until(&shop, &id_of(&printer), |jobs| {
+        jobs.len() == 10 && jobs.iter().all(|j| j["status"] == "printed")
+    })
+    .await;
+    assert!(jobs.iter().all(|j| j["status"] == "printed"), "{jobs:?}");
+    assert_eq!(socket.most_open(), 1, "one job at a time");
+    let labels = contents(&booked, "label");
+    assert_eq!(labels.len(), 10);
+    let received = socket.jobs();
+    assert_eq!(received.len(), 10);
+    for (n, (got, label)) in received.iter().zip(&labels).enumerate() {
+        assert!(
+            got == label,
+            "the printer's job {} is not parcel {}'s label",
+            n + 1,
+            n + 1
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_dead_printer_fails_its_job_after_three_retries_and_never_the_booking() {
     let shop = Shop::with_config(LOOPBACK).await;
@@ -448,15 +529,85 @@ async fn a_dead_printer_fails_its_job_after_three_retries_and_never_the_booking(
 }
 
 #[tokio::test]
-async fn a_zpl_printer_refuses_pdf_documents_at_once() {
-    let shop = Shop::with_config(LOOPBACK).await;
-    let socket = RawPrinter::start().await;
-    let printer = create_printer(
+async fn a_rule_whose_printer_cannot_take_the_carriers_labels_is_refused() {
+    let shop = Shop::new().await;
+    let thermal = create_printer(
         &shop,
-        json!({"name": "Thermal", "kind": "raw", "address": format!("127.0.0.1:{}", socket.port), "format": "zpl"}),
+        json!({"name": "Thermal", "kind": "raw", "address": "10.0.0.2:9100", "format": "zpl"}),
     )
     .await;
+    let office = create_printer(
+        &shop,
+        json!({"name": "Office", "kind": "raw", "address": "10.0.0.3:9100", "format": "pdf"}),
+    )
+    .await;
+    let rules = format!("/orgs/{}/shipping-rules", shop.org.id);
+    let rule = |label: &Value, document: &Value| {
+        let mut body = rule_body(&id_of(&shop.carrier), &id_of(&shop.address));
+        body["autoPrintLabels"] = json!(true);
+        body["labelPrinterId"] = label["id"].clone();
+        body["documentPrinterId"] = document["id"].clone();
+        body
+    };
+    // The shop's carrier makes PDF labels: a ZPL label printer would fail every job.
+    let problem = shop
+        .app
+        .post(&rules, &shop.org.token, rule(&thermal, &office))
+        .await
+        .problem(409, "conflict");
+    assert_eq!(
+        problem["detail"],
+        "labelPrinterId: printer Thermal takes zpl, but the carrier's labels are pdf"
+    );
+    // Customs documents and packing lists are PDF.
+    let problem = shop
+        .app
+        .post(&rules, &shop.org.token, rule(&office, &thermal))
+        .await
+        .problem(409, "conflict");
+    assert_eq!(
+        problem["detail"],
+        "documentPrinterId: printer Thermal takes zpl, but customs documents and packing lists are pdf"
+    );
+    shop.app
+        .post(&rules, &shop.org.token, rule(&office, &office))
+        .await
+        .expect(201);
+
+    // A carrier of ZPL labels pairs with the thermal printer, and not with the office one.
+    let mut zpl = carrier_body(&id_of(&shop.address));
+    zpl["config"]["labelFormat"] = json!("zpl");
+    let zpl_carrier = shop.app.create_carrier_with(&shop.org, zpl).await;
+    let mut body = rule(&thermal, &office);
+    body["carrierId"] = zpl_carrier["id"].clone();
+    shop.app
+        .post(&rules, &shop.org.token, body.clone())
+        .await
+        .expect(201);
+    body["labelPrinterId"] = office["id"].clone();
+    shop.app
+        .post(&rules, &shop.org.token, body)
+        .await
+        .problem(409, "conflict");
+}
+
+#[tokio::test]
+async fn a_printer_changed_to_another_format_refuses_the_documents_at_once() {
+    // Rules are checked when saved; a printer changed afterwards still never gets bytes it
+    // cannot print.
+    let shop = Shop::with_config(LOOPBACK).await;
+    let socket = RawPrinter::start().await;
+    let body = |format: &str| json!({"name": "Thermal", "kind": "raw", "address": format!("127.0.0.1:{}", socket.port), "format": format});
+    let printer = create_printer(&shop, body("pdf")).await;
     let id = shipment_with_printing_rule(&shop, Some(&id_of(&printer)), None).await;
+    shop.app
+        .put(
+            &format!("{}/{}", printers(&shop), id_of(&printer)),
+            &shop.org.token,
+            body("zpl"),
+        )
+        .await
+        .expect(200);
     shop.app.book_shipment(&shop.org, &id).await;
     let jobs = jobs_until(&shop, &id_of(&printer), |jobs| {
         jobs.iter().any(|j| j["status"] == "failed")
@@ -482,11 +633,13 @@ struct IppPrinter {
     child: std::process::Child,
     port: u16,
     spool: tempfile::TempDir,
+    _keys: tempfile::TempDir,
 }
 
 impl IppPrinter {
     async fn start() -> IppPrinter {
         let spool = tempfile::tempdir().unwrap();
+        let keys = tempfile::tempdir().unwrap();
         let log = tempfile::NamedTempFile::new().unwrap();
         let port = {
             // ippeveprinter listens on IPv4 and IPv6: a port free on both (a dual-stack bind).
@@ -502,8 +655,11 @@ impl IppPrinter {
                 "-k",
                 "-f",
                 "application/pdf",
-                "-d",
+                // It makes itself a certificate there and takes IPPS on the same port.
+                "-K",
             ])
+            .arg(keys.path())
+            .arg("-d")
             .arg(spool.path())
             .arg("Shipbase Test")
             .stdout(std::process::Stdio::null())
@@ -524,17 +680,34 @@ impl IppPrinter {
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        IppPrinter { child, port, spool }
+        IppPrinter {
+            child,
+            port,
+            spool,
+            _keys: keys,
+        }
     }
 
-    /// The PDF files spooled so far.
+    /// The PDF files spooled so far, in the order the printer took them (its job ids).
     fn printed(&self) -> Vec<Vec<u8>> {
-        walk(self.spool.path())
+        let mut files = walk(self.spool.path());
+        files.sort_by_key(|p| job_number(p));
+        files
             .into_iter()
             .filter_map(|p| std::fs::read(p).ok())
             .filter(|bytes| bytes.starts_with(b"%PDF-"))
             .collect()
     }
+}
+
+/// The job id that ippeveprinter's spool file names start with (`<job-id>-<title>.pdf`).
+fn job_number(path: &std::path::Path) -> u64 {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap_or(u64::MAX)
 }
 
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -558,12 +731,55 @@ impl Drop for IppPrinter {
 }
 
 #[tokio::test]
-async fn booking_prints_documents_on_an_ipp_printer() {
+async fn an_ipp_printer_that_answers_busy_is_waited_for_and_gets_every_label_in_order() {
     let shop = Shop::with_config(LOOPBACK).await;
     let ipp = IppPrinter::start().await;
     let printer = create_printer(
         &shop,
         json!({"name": "Office", "kind": "ipp", "address": format!("ipp://127.0.0.1:{}/ipp/print", ipp.port), "format": "pdf"}),
+    )
+    .await;
+    let id = shipment_of_parcels_with_printing_rule(&shop, 4, Some(&id_of(&printer)), None).await;
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    let jobs = jobs_until(&shop, &id_of(&printer), |jobs| {
+        jobs.len() == 4 && jobs.iter().all(|j| j["status"] != "queued")
+    })
+    .await;
+    // A printer busy with the previous label is waited for: no attempt is counted for it.
+    for job in &jobs {
+        assert_eq!(
+            (&job["status"], &job["attempts"], &job["error"]),
+            (&json!("printed"), &json!(1), &Value::Null),
+            "{jobs:?}"
+        );
+    }
+    let labels = contents(&booked, "label");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while ipp.printed().len() < 4 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        ipp.printed() == labels,
+        "the simulator spooled the 4 labels in parcel order"
+    );
+}
+
+#[tokio::test]
+async fn booking_prints_documents_on_an_ipp_printer() {
+    prints_documents_on_an_ipp_printer("ipp").await;
+}
+
+#[tokio::test]
+async fn booking_prints_documents_on_an_ipps_printer_with_its_own_certificate() {
+    prints_documents_on_an_ipp_printer("ipps").await;
+}
+
+async fn prints_documents_on_an_ipp_printer(scheme: &str) {
+    let shop = Shop::with_config(LOOPBACK).await;
+    let ipp = IppPrinter::start().await;
+    let printer = create_printer(
+        &shop,
+        json!({"name": "Office", "kind": "ipp", "address": format!("{scheme}://127.0.0.1:{}/ipp/print", ipp.port), "format": "pdf"}),
     )
     .await;
     let id = shipment_with_printing_rule(&shop, None, Some(&id_of(&printer))).await;

@@ -1,8 +1,11 @@
 //! Print jobs (DESIGN §17): booking queues one job per document for the rule's printers, in
-//! its own transaction; this worker sends them after the commit. A job is tried at most four
-//! times (retries after 1 s, 5 s and 25 s, times `printers.retry_scale`), then marked failed; a
-//! failing printer never touches the shipment. Jobs are claimed with a lease in the database, so
-//! a job is sent by one sender, and a job whose sender died is due again when its lease ends.
+//! its own transaction; this worker sends them after the commit. A printer gets one job at a
+//! time, in the order they were queued (a booking's labels in parcel order). A job is tried at
+//! most four times (retries after 1 s, 5 s and 25 s, times `printers.retry_scale`), then marked
+//! failed; an IPP printer that answers busy is asked again every second, and only when it stays
+//! busy for `printers.busy_wait_seconds` does that count as a failed attempt. A failing printer
+//! never touches the shipment. Jobs are claimed with a lease in the database, so a job is sent
+//! by one sender, and a job whose sender died is due again when its lease ends.
 
 mod send;
 
@@ -26,6 +29,10 @@ const POLL: Duration = Duration::from_secs(1);
 const LEASE: ::time::Duration = ::time::Duration::seconds(120);
 /// Jobs in flight at once.
 const CONCURRENCY: u32 = 8;
+/// How often a busy printer is asked again (times `printers.retry_scale`, but not more often
+/// than every `BUSY_POLL_MIN`).
+const BUSY_POLL: Duration = Duration::from_secs(1);
+const BUSY_POLL_MIN: Duration = Duration::from_millis(50);
 /// Delays before the 2nd, 3rd and 4th attempt.
 const RETRIES: [Duration; 3] = [
     Duration::from_secs(1),
@@ -43,7 +50,8 @@ impl Queue {
     }
 }
 
-/// Queues a job sending document `document_id` (of shipment `shipment_id`) to a printer; call
+/// Queues a job sending document `document_id` (of shipment `shipment_id`) to a printer, after
+/// the jobs queued before it and, among the jobs queued at the same time, at `position`; call
 /// `Queue::queued` after the commit.
 pub(crate) fn queue(
     tx: &Tx,
@@ -51,6 +59,7 @@ pub(crate) fn queue(
     printer_id: &str,
     shipment_id: &str,
     document_id: &str,
+    position: u32,
     now: &str,
 ) -> Result<()> {
     let job = PrintJob {
@@ -64,7 +73,7 @@ pub(crate) fn queue(
         created_at: now.to_string(),
         updated_at: now.to_string(),
     };
-    store::printers::queue(tx, org_id, &job)
+    store::printers::queue(tx, org_id, &job, position)
 }
 
 /// The delay before the next attempt after `attempts` failed ones; None when none is left.
@@ -139,48 +148,111 @@ async fn attempt(ctx: &Ctx, job: Due) -> Option<Duration> {
         &crate::service::printers::networks(ctx),
     )
     .await;
-    let attempts = job.attempts + 1;
-    let (status, error, retry) = match outcome {
-        Ok(()) => ("printed", None, None),
-        Err(failure) => {
-            tracing::info!(
-                job_id = job.job_id,
-                printer_id = job.printer.id,
-                attempt = attempts,
-                error = failure.message,
-                "print job attempt failed"
-            );
-            let retry = failure
-                .retry
-                .then(|| retry_delay(attempts, ctx.config.printers.retry_scale))
-                .flatten();
-            let status = if retry.is_some() { "queued" } else { "failed" };
-            (status, Some(failure.message), retry)
-        }
-    };
-    let now = ctx.now();
-    let retry_at = retry
+    let (now, at) = (ctx.now(), ctx.clock.now());
+    let next = next_step(
+        outcome,
+        &job.busy_since,
+        job.attempts,
+        at,
+        &ctx.config.printers,
+    );
+    if let Some(error) = &next.error {
+        tracing::info!(
+            job_id = job.job_id,
+            printer_id = job.printer.id,
+            attempts = next.attempts,
+            error = error.as_str(),
+            "print job attempt failed"
+        );
+    }
+    let retry_at = next
+        .retry
         .and_then(|d| ::time::Duration::try_from(d).ok())
-        .map(|d| time::format(ctx.clock.now() + d));
+        .map(|d| time::format(at + d));
     let job_id = job.job_id;
+    let retry = next.retry;
     let written = ctx
         .db
         .write(move |tx| {
-            store::printers::settle(
-                tx,
-                &job_id,
-                attempts,
-                status,
-                error.as_deref(),
-                retry_at.as_deref(),
-                &now,
-            )
+            let settled = store::printers::Settled {
+                attempts: next.attempts,
+                status: next.status,
+                error: next.error.as_deref(),
+                retry_at: retry_at.as_deref(),
+                busy_since: next.busy_since.as_deref(),
+            };
+            store::printers::settle(tx, &job_id, &settled, &now)
         })
         .await;
     if let Err(err) = written {
         tracing::error!(error = %err, "cannot record a print job attempt");
     }
     retry
+}
+
+/// What becomes of a job after an attempt.
+#[derive(Debug, PartialEq)]
+struct Next {
+    status: &'static str,
+    attempts: u32,
+    error: Option<String>,
+    retry: Option<Duration>,
+    busy_since: Option<String>,
+}
+
+/// The job's next step after an attempt that ended in `outcome`: printed; waiting for a busy
+/// printer (not an attempt, while it has been busy for less than `busy_wait_seconds`); due
+/// again after a retry delay; or failed.
+fn next_step(
+    outcome: Result<(), send::Failure>,
+    busy_since: &Option<String>,
+    attempts: u32,
+    now: ::time::OffsetDateTime,
+    config: &crate::config::Printers,
+) -> Next {
+    let failure = match outcome {
+        Ok(()) => {
+            return Next {
+                status: "printed",
+                attempts: attempts + 1,
+                error: None,
+                retry: None,
+                busy_since: None,
+            };
+        }
+        Err(failure) => failure,
+    };
+    if failure.busy {
+        let since = busy_since.as_deref().and_then(time::parse).unwrap_or(now);
+        let waited = (now - since).max(::time::Duration::ZERO);
+        if waited
+            < ::time::Duration::seconds(i64::try_from(config.busy_wait_seconds).unwrap_or(i64::MAX))
+        {
+            return Next {
+                status: "queued",
+                attempts,
+                error: Some(format!(
+                    "{}; waiting for it since {}",
+                    failure.message,
+                    time::format(since)
+                )),
+                retry: Some(BUSY_POLL.mul_f64(config.retry_scale).max(BUSY_POLL_MIN)),
+                busy_since: Some(time::format(since)),
+            };
+        }
+    }
+    let attempts = attempts + 1;
+    let retry = failure
+        .retry
+        .then(|| retry_delay(attempts, config.retry_scale))
+        .flatten();
+    Next {
+        status: if retry.is_some() { "queued" } else { "failed" },
+        attempts,
+        error: Some(failure.message),
+        retry,
+        busy_since: None,
+    }
 }
 
 #[cfg(test)]
@@ -201,5 +273,63 @@ mod tests {
         );
         assert_eq!(retry_delay(2, 0.001), Some(Duration::from_millis(5)));
         assert_eq!(retry_delay(0, 1.0), None);
+    }
+
+    fn failure(busy: bool) -> Result<(), send::Failure> {
+        Err(send::Failure {
+            message: "the printer is busy".into(),
+            retry: true,
+            busy,
+        })
+    }
+
+    #[test]
+    fn a_busy_printer_is_waited_for_without_counting_an_attempt_until_the_wait_runs_out() {
+        let config = crate::config::Printers::default();
+        let start = ::time::macros::datetime!(2026-11-26 10:00:00 UTC);
+        let first = next_step(failure(true), &None, 0, start, &config);
+        assert_eq!(
+            first,
+            Next {
+                status: "queued",
+                attempts: 0,
+                error: Some(
+                    "the printer is busy; waiting for it since 2026-11-26T10:00:00.000Z".into()
+                ),
+                retry: Some(Duration::from_secs(1)),
+                busy_since: Some("2026-11-26T10:00:00.000Z".into()),
+            }
+        );
+        let later = start + ::time::Duration::seconds(119);
+        let still = next_step(failure(true), &first.busy_since, 0, later, &config);
+        assert_eq!(
+            (still.attempts, still.busy_since),
+            (0, first.busy_since.clone())
+        );
+        let over = start + ::time::Duration::seconds(120);
+        let counted = next_step(failure(true), &first.busy_since, 0, over, &config);
+        assert_eq!(
+            counted,
+            Next {
+                status: "queued",
+                attempts: 1,
+                error: Some("the printer is busy".into()),
+                retry: Some(Duration::from_secs(1)),
+                busy_since: None,
+            }
+        );
+        // The last attempt's busy wait that runs out fails the job.
+        let last = next_step(failure(true), &first.busy_since, 3, over, &config);
+        assert_eq!((last.status, last.attempts), ("failed", 4));
+        // Other failures count at once; a print clears the wait.
+        assert_eq!(
+            next_step(failure(false), &None, 0, start, &config).attempts,
+            1
+        );
+        let printed = next_step(Ok(()), &first.busy_since, 0, later, &config);
+        assert_eq!(
+            (printed.status, printed.attempts, printed.busy_since),
+            ("printed", 1, None)
+        );
     }
 }

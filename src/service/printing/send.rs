@@ -1,6 +1,6 @@
 //! Sending one document to a printer: raw TCP (the bytes as they are, as port 9100 printers
-//! take them) or IPP Print-Job over HTTP (the `ipp` crate encodes the request and parses the
-//! answer). The printer's host is resolved here and every address it resolves to is checked
+//! take them) or IPP Print-Job over HTTP or HTTPS (the `ipp` crate encodes the request and
+//! parses the answer). The printer's host is resolved here and every address it resolves to is checked
 //! (`printer::Networks`) before anything is sent. What fails is said in words (refused, timed
 //! out, busy), never as the socket's own error text.
 
@@ -12,11 +12,16 @@ use ipp::{
     parser::IppParser,
     payload::IppPayload,
 };
-use tokio::{io::AsyncWriteExt, net::TcpStream};
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::TcpStream,
+};
 
 use crate::model::printer::{Endpoint, Networks, Printer};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a raw printer may take to close the connection after a job was sent.
+const RAW_DRAIN: Duration = Duration::from_secs(10);
 /// The whole send: a printer takes its time to accept a large job.
 const SEND_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -25,12 +30,15 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct Failure {
     pub message: String,
     pub retry: bool,
+    /// The printer is up but busy with other work: worth waiting for.
+    pub busy: bool,
 }
 
 fn fatal(message: impl Into<String>) -> Failure {
     Failure {
         message: message.into(),
         retry: false,
+        busy: false,
     }
 }
 
@@ -38,6 +46,14 @@ fn transient(message: impl Into<String>) -> Failure {
     Failure {
         message: message.into(),
         retry: true,
+        busy: false,
+    }
+}
+
+fn busy(message: impl Into<String>) -> Failure {
+    Failure {
+        busy: true,
+        ..transient(message)
     }
 }
 
@@ -128,7 +144,21 @@ async fn raw(addr: SocketAddr, content: &[u8]) -> Result<(), Failure> {
     stream
         .shutdown()
         .await
-        .map_err(|e| io_failure("finishing the job", &e))
+        .map_err(|e| io_failure("finishing the job", &e))?;
+    // As CUPS's socket backend does: wait for the printer to close its side, so that its next
+    // job is sent when it has taken this one (a 9100 printer takes one connection at a time).
+    // What it says meanwhile is discarded; one that keeps the connection open has the job all
+    // the same.
+    let mut sink = [0u8; 512];
+    let _ = tokio::time::timeout(RAW_DRAIN, async {
+        while let Ok(n) = stream.read(&mut sink).await {
+            if n == 0 {
+                break;
+            }
+        }
+    })
+    .await;
+    Ok(())
 }
 
 async fn ipp(
@@ -154,6 +184,10 @@ async fn ipp(
     let client = reqwest::Client::builder()
         .resolve(host, addr)
         .redirect(reqwest::redirect::Policy::none())
+        // An IPPS printer on the shop's network shows a certificate it made itself (as CUPS's
+        // and ippeveprinter's do); no authority can vouch for it, so the channel is encrypted
+        // but the certificate is not checked. The address is checked above as for IPP.
+        .tls_danger_accept_invalid_certs(url.scheme() == "https")
         .no_proxy()
         .connect_timeout(CONNECT_TIMEOUT)
         .timeout(SEND_TIMEOUT)
@@ -181,16 +215,15 @@ async fn ipp(
     let code = answer.header().status_code();
     if code.is_success() {
         Ok(())
+    } else if code == StatusCode::ServerErrorBusy {
+        Err(busy("the printer is busy"))
     } else if matches!(
         code,
-        StatusCode::ServerErrorBusy
-            | StatusCode::ServerErrorServiceUnavailable
+        StatusCode::ServerErrorServiceUnavailable
             | StatusCode::ServerErrorTemporaryError
             | StatusCode::ServerErrorNotAcceptingJobs
     ) {
-        Err(transient(
-            "the printer is busy or not accepting jobs for now",
-        ))
+        Err(transient("the printer is not accepting jobs for now"))
     } else {
         Err(fatal(format!(
             "the printer refused the job (IPP status {})",

@@ -197,7 +197,17 @@ pub(crate) fn queue_prints(
                 .flatten()
         };
         if let Some(printer_id) = printer {
-            printing::queue(tx, &doc.org_id, printer_id, &doc.shipment_id, &doc.id, now)?;
+            // Documents come in parcel order; the jobs keep it.
+            let position = u32::try_from(queued).unwrap_or(u32::MAX);
+            printing::queue(
+                tx,
+                &doc.org_id,
+                printer_id,
+                &doc.shipment_id,
+                &doc.id,
+                position,
+                now,
+            )?;
             queued += 1;
         }
     }

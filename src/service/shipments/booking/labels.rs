@@ -51,12 +51,7 @@ pub(super) fn labels(
         .and_then(|v| v.as_str())
         .and_then(LabelSize::parse)
         .unwrap_or(LabelSize::A4);
-    let zpl = carrier
-        .fields
-        .config
-        .get("labelFormat")
-        .and_then(|v| v.as_str())
-        == Some("zpl");
+    let zpl = carrier.fields.label_format() == document::ZPL;
     let size = if zpl { LabelSize::Label100x150 } else { size };
     let (sender, receiver) = printed_parties(
         shipment,

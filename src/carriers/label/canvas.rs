@@ -192,25 +192,6 @@ pub(super) fn fit(style: Style, max_w: f32, mut text: Vec<char>) -> (f32, Vec<ch
     (min_size, text)
 }
 
-/// `text` split after the most words that fit on one line of `max_w`; `None` when it fits whole
-/// or its first word alone is too wide.
-pub(super) fn split_line(style: Style, max_w: f32, text: &str) -> Option<(&str, &str)> {
-    let Style { font, size, .. } = style;
-    let text = text.trim();
-    let mut split = None;
-    for (at, _) in text.match_indices(char::is_whitespace) {
-        if text_width(font, size, &printable(font, &text[..at])) > max_w {
-            break;
-        }
-        split = Some(at);
-    }
-    let at = split?;
-    if text_width(font, size, &printable(font, text)) <= max_w {
-        return None;
-    }
-    Some((text[..at].trim_end(), text[at..].trim_start()))
-}
-
 /// `text` as the label prints it: in NFC first (so that a letter sent decomposed, as macOS
 /// writes "Mu\u{308}ller", keeps its accent), then whitespace as a space; a combining accent
 /// left without a letter to compose with is dropped (the label does no shaping), and a

@@ -103,10 +103,14 @@ pub struct LabelInput {
 
 /// Renders one label as a single-page PDF.
 ///
-/// Fails with a validation error on `trackingNumber` when the tracking number is empty or is not
-/// printable ASCII, since Code 128 cannot encode it.
+/// Fails with a validation error on `trackingNumber` when the tracking number is not printable
+/// ASCII, since Code 128 cannot encode it; an empty one prints no barcode and says so.
 pub fn render(input: &LabelInput, size: LabelSize) -> Result<Vec<u8>> {
-    let modules = barcode_modules(&input.tracking_number)?;
+    let modules = if input.tracking_number.is_empty() {
+        None
+    } else {
+        Some(barcode_modules(&input.tracking_number)?)
+    };
 
     let catalog_id = Ref::new(1);
     let page_tree_id = Ref::new(2);
@@ -137,13 +141,13 @@ pub fn render(input: &LabelInput, size: LabelSize) -> Result<Vec<u8>> {
 
     // Drawn once to learn the characters each font shows, then for real with their subsets.
     let mut probe = Canvas::probe(size);
-    draw(&mut probe, input, &modules, size);
+    draw(&mut probe, input, modules.as_deref(), size);
     let subsets = [
         Subset::new(Font::Regular, probe.used(Font::Regular))?,
         Subset::new(Font::Bold, probe.used(Font::Bold))?,
     ];
     let mut canvas = Canvas::with(size, subsets);
-    draw(&mut canvas, input, &modules, size);
+    draw(&mut canvas, input, modules.as_deref(), size);
     let mut next = Ref::new(8);
     if let Some(subsets) = canvas.subsets() {
         for (id, subset) in [regular_id, bold_id].into_iter().zip(subsets) {
@@ -163,174 +167,11 @@ pub fn render(input: &LabelInput, size: LabelSize) -> Result<Vec<u8>> {
 }
 
 /// The whole page: the label, and on A4 its cutting frame.
-fn draw(canvas: &mut Canvas, input: &LabelInput, modules: &[u8], size: LabelSize) {
+fn draw(canvas: &mut Canvas, input: &LabelInput, modules: Option<&[u8]>, size: LabelSize) {
     draw_label(canvas, input, modules);
     if size == LabelSize::A4 {
         canvas.cutting_frame();
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Layout. All positions are millimetres from the label's top-left corner; text positions are
-// baselines.
-
-const LABEL_W: f32 = 100.0;
-const LABEL_H: f32 = 150.0;
-const A4_OFFSET: f32 = 10.0;
-/// Margin inside the label.
-const MARGIN: f32 = 4.0;
-const RIGHT: f32 = LABEL_W - MARGIN;
-const INNER_W: f32 = LABEL_W - 2.0 * MARGIN;
-
-/// Widest bar module; short tracking numbers need no wider bars.
-const MAX_MODULE: f32 = 0.5;
-/// Narrower modules than this are unlikely to scan from a 203 dpi thermal print.
-const MIN_MODULE: f32 = 0.19;
-/// Quiet zone on either side of the barcode, in modules (ISO/IEC 15417 asks for 10).
-const QUIET_ZONE: f32 = 10.0;
-const BARS_TOP: f32 = 113.0;
-const BARS_HEIGHT: f32 = 24.0;
-
-/// Font, size and the smallest size it may shrink to when the text is too wide.
-#[derive(Clone, Copy, Debug)]
-struct Style {
-    font: Font,
-    size: f32,
-    min_size: f32,
-}
-
-const fn style(font: Font, size: f32, min_size: f32) -> Style {
-    Style {
-        font,
-        size,
-        min_size,
-    }
-}
-
-const CAPTION: Style = style(Font::Bold, 6.5, 6.5);
-const CARRIER: Style = style(Font::Bold, 13.0, 9.0);
-const PRODUCT: Style = style(Font::Regular, 9.0, 7.0);
-const PARCEL: Style = style(Font::Bold, 11.0, 8.0);
-const DATE: Style = style(Font::Regular, 8.0, 6.0);
-const SENDER_NAME: Style = style(Font::Bold, 8.0, 6.0);
-const SENDER_LINE: Style = style(Font::Regular, 8.0, 6.0);
-const SENDER_PHONE: Style = style(Font::Regular, 7.0, 6.0);
-const RECEIVER_CAPTION: Style = style(Font::Bold, 7.0, 7.0);
-const RECEIVER_NAME: Style = style(Font::Bold, 14.0, 9.0);
-/// A receiver name that would have to shrink below this size takes two lines instead.
-const RECEIVER_NAME_WRAP_BELOW: f32 = 11.0;
-const RECEIVER_NAME_WRAPPED: Style = style(Font::Bold, 12.0, 9.0);
-const RECEIVER_LINE: Style = style(Font::Regular, 11.0, 8.0);
-const RECEIVER_CITY: Style = style(Font::Bold, 14.0, 9.0);
-const RECEIVER_PHONE: Style = style(Font::Regular, 9.0, 7.0);
-const VALUE: Style = style(Font::Bold, 10.0, 7.0);
-const SERVICES: Style = style(Font::Regular, 8.0, 6.0);
-const TRACKING: Style = style(Font::Bold, 11.0, 8.0);
-
-fn draw_label(c: &mut Canvas, input: &LabelInput, modules: &[u8]) {
-    // Header: carrier and product on the left, parcel count and date on the right.
-    let parcel = format!("Parcel {} of {}", input.parcel_index, input.parcel_count);
-    let parcel_w = c.text_right(PARCEL, RIGHT, 9.0, &parcel);
-    c.text_right(DATE, RIGHT, 14.0, &display_date(&input.created_at));
-    let header_w = INNER_W - parcel_w - 4.0;
-    c.text(CARRIER, MARGIN, 9.0, header_w, &input.carrier_name);
-    c.text(PRODUCT, MARGIN, 14.0, header_w, &input.product);
-    c.rule(17.0, 0.8);
-
-    // Sender.
-    let sender = &input.sender;
-    c.text(CAPTION, MARGIN, 20.5, INNER_W, "FROM");
-    if let Some(phone) = non_empty(&sender.phone) {
-        c.text_right(SENDER_PHONE, RIGHT, 20.5, &format!("Tel. {phone}"));
-    }
-    let mut lines = vec![(SENDER_NAME, sender.name.clone())];
-    if let Some(attention) = non_empty(&sender.attention) {
-        lines.push((SENDER_LINE, format!("Att. {attention}")));
-    }
-    lines.push((SENDER_LINE, sender.address1.clone()));
-    if let Some(address2) = non_empty(&sender.address2) {
-        lines.push((SENDER_LINE, address2.to_owned()));
-    }
-    let city = format!(
-        "{} {}, {}",
-        sender.postal_code, sender.city, sender.country_code
-    );
-    lines.push((SENDER_LINE, city));
-    for (i, (style, text)) in lines.iter().enumerate() {
-        c.text(*style, MARGIN, 24.0 + 3.4 * i as f32, INNER_W, text);
-    }
-    c.rule(43.0, 0.8);
-
-    // Receiver, larger.
-    let receiver = &input.receiver;
-    c.text(RECEIVER_CAPTION, MARGIN, 47.0, INNER_W, "TO");
-    if let Some(phone) = non_empty(&receiver.phone) {
-        c.text_right(RECEIVER_PHONE, RIGHT, 47.0, &format!("Tel. {phone}"));
-    }
-    let mut y = 53.0;
-    let name_w = text_width(
-        RECEIVER_NAME.font,
-        RECEIVER_NAME_WRAP_BELOW,
-        &printable(RECEIVER_NAME.font, &receiver.name),
-    );
-    match split_line(RECEIVER_NAME_WRAPPED, INNER_W, &receiver.name) {
-        Some((first, rest)) if name_w > INNER_W => {
-            c.text(RECEIVER_NAME_WRAPPED, MARGIN, y, INNER_W, first);
-            y += 5.0;
-            c.text(RECEIVER_NAME_WRAPPED, MARGIN, y, INNER_W, rest);
-        }
-        // One line; a name without spaces shrinks further or is cut.
-        _ => c.text(RECEIVER_NAME, MARGIN, y, INNER_W, &receiver.name),
-    }
-    if let Some(attention) = non_empty(&receiver.attention) {
-        y += 4.8;
-        c.text(
-            RECEIVER_LINE,
-            MARGIN,
-            y,
-            INNER_W,
-            &format!("Att. {attention}"),
-        );
-    }
-    y += 4.8;
-    c.text(RECEIVER_LINE, MARGIN, y, INNER_W, &receiver.address1);
-    if let Some(address2) = non_empty(&receiver.address2) {
-        y += 4.8;
-        c.text(RECEIVER_LINE, MARGIN, y, INNER_W, address2);
-    }
-    y += 6.2;
-    let city = format!("{} {}", receiver.postal_code, receiver.city);
-    c.text(RECEIVER_CITY, MARGIN, y, INNER_W, &city);
-    y += 6.2;
-    c.text(RECEIVER_CITY, MARGIN, y, INNER_W, &receiver.country_code);
-    c.rule(87.0, 0.8);
-
-    // Reference and weight side by side, then the services.
-    let split = 66.0;
-    c.text(CAPTION, MARGIN, 91.0, INNER_W, "REFERENCE");
-    c.text(VALUE, MARGIN, 96.0, split - MARGIN - 3.0, &input.reference);
-    c.text(CAPTION, split, 91.0, INNER_W, "WEIGHT");
-    let weight = format!("{} kg", display_weight(input.weight_kg));
-    c.text(VALUE, split, 96.0, RIGHT - split, &weight);
-    c.line(split - 2.0, 87.0, split - 2.0, 98.5, 0.4);
-    c.rule(98.5, 0.4);
-    c.text(CAPTION, MARGIN, 102.0, INNER_W, "SERVICES");
-    let services = if input.services.is_empty() {
-        String::from("-")
-    } else {
-        input.services.join(", ")
-    };
-    c.text(SERVICES, MARGIN, 106.0, INNER_W, &services);
-    c.rule(109.0, 0.8);
-
-    // Barcode, centred, with the tracking number under it.
-    c.barcode(modules, BARS_TOP, BARS_HEIGHT);
-    c.text_centered(
-        TRACKING,
-        LABEL_W / 2.0,
-        BARS_TOP + BARS_HEIGHT + 5.0,
-        &input.tracking_number,
-    );
 }
 
 pub(crate) fn non_empty(value: &Option<String>) -> Option<&str> {
@@ -362,6 +203,7 @@ pub(crate) fn display_weight(kg: f64) -> String {
 mod barcode;
 mod canvas;
 mod font;
+mod layout;
 pub mod sheet;
 #[cfg(test)]
 mod tests;
@@ -369,4 +211,5 @@ pub mod zpl;
 
 use barcode::*;
 use canvas::*;
+use layout::*;
 use font::{Font, Subset};

@@ -420,31 +420,91 @@ fn long_text_is_shrunk_then_cut() {
     assert!(render(&label, LabelSize::A4).is_ok());
 }
 
+fn receiver_line(text: &str) -> Field {
+    Field {
+        text: text.to_owned(),
+        style: RECEIVER_NAME,
+        wrap_below: 11.0,
+        wrapped: Style {
+            font: Font::Bold,
+            size: 12.0,
+            min_size: 9.0,
+        },
+        gap: 0.0,
+        wrapped_gap: 5.0,
+    }
+}
+
+fn texts(lines: &[Line]) -> Vec<String> {
+    lines.iter().map(|l| l.chars.iter().collect()).collect()
+}
+
 #[test]
-fn long_receiver_names_wrap_onto_two_lines() {
+fn long_lines_wrap_onto_two_lines_and_keep_their_end() {
     let long = "Incredibly Long Receiver Company Name International Holding GmbH & Co. KG";
-    let (first, rest) = split_line(RECEIVER_NAME_WRAPPED, INNER_W, long).unwrap();
-    assert_eq!(format!("{first} {rest}"), long);
-    assert!(text_width(Font::Bold, 12.0, &printable(Font::Bold, first)) <= INNER_W);
-    assert_eq!(
-        split_line(RECEIVER_NAME_WRAPPED, INNER_W, "Jane Receiver"),
-        None
-    );
-    assert_eq!(
-        split_line(RECEIVER_NAME_WRAPPED, INNER_W, &"W".repeat(60)),
-        None
-    );
+    let lines = lines_of(&receiver_line(long), INNER_W);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(texts(&lines).join(" "), long);
+    assert!(lines.iter().all(|l| text_width(Font::Bold, l.size, &l.chars) <= INNER_W));
+    assert_eq!((lines[0].size, lines[1].gap), (12.0, 5.0));
+
+    // A line that fits stays whole and unshrunk.
+    let short = lines_of(&receiver_line("Jane Receiver"), INNER_W);
+    assert_eq!((texts(&short), short[0].size), (vec!["Jane Receiver".to_owned()], 14.0));
+
+    // The house number at the end of a long street is never cut.
+    let street = "Bahnhofstraße der Wiedervereinigung und Völkerverständigung 123a";
+    let lines = lines_of(&receiver_line(street), INNER_W);
+    assert_eq!(texts(&lines).join(" "), street);
+    assert!(texts(&lines)[1].ends_with("123a"));
+
+    // One word too long for a line breaks between characters.
+    let word = "W".repeat(40);
+    let lines = lines_of(&receiver_line(&word), INNER_W);
+    assert_eq!(texts(&lines).concat(), word);
 
     let mut label = input();
     label.receiver.name = long.to_owned();
-    let (doc, _) = load(&render(&label, LabelSize::Label100x150).unwrap());
+    label.receiver.address1 = street.to_owned();
+    for size in [LabelSize::A4, LabelSize::Label100x150] {
+        let (doc, _) = load(&render(&label, size).unwrap());
+        let text = doc.extract_text(&[1]).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(text.contains(long) && text.contains(street), "{text:?}");
+    }
+}
+
+#[test]
+fn a_service_point_prints_its_id_name_and_address() {
+    let mut label = input();
+    label.service_point = Some(ServicePoint {
+        id: Some(String::from("SP-4711")),
+        address: Some(address("Kiosk Nørreport", "København K", "DK")),
+    });
+    let (doc, page) = load(&render(&label, LabelSize::Label100x150).unwrap());
     let text = doc.extract_text(&[1]).unwrap();
-    assert!(text.contains(first) && text.contains(rest), "{text:?}");
+    for part in ["SERVICE POINT", "SP-4711 · Kiosk Nørreport", "Main Street 1", "1000 København K"] {
+        assert!(text.contains(part), "{part} missing from {text:?}");
+    }
+    // The barcode still encodes the parcel's number whole.
+    let (drawn, _) = drawn_modules(&filled_rects(&doc, page));
+    assert_eq!(decode_code128(&drawn), label.tracking_number);
+}
+
+#[test]
+fn a_parcel_without_a_tracking_number_prints_no_barcode_and_says_so() {
+    let label = LabelInput {
+        tracking_number: String::new(),
+        ..input()
+    };
+    let (doc, page) = load(&render(&label, LabelSize::A4).unwrap());
+    assert!(filled_rects(&doc, page).is_empty());
+    let text = doc.extract_text(&[1]).unwrap();
+    assert!(text.contains("NO TRACKING NUMBER"), "{text:?}");
 }
 
 #[test]
 fn unencodable_tracking_numbers_are_rejected() {
-    for tracking in ["", "SB-ø-1", "A\tB"] {
+    for tracking in ["SB-ø-1", "A\tB"] {
         let label = LabelInput {
             tracking_number: tracking.to_owned(),
             ..input()
@@ -490,4 +550,21 @@ fn write_samples_when_asked() {
     label.parcel_count = 12;
     let pdf = render(&label, LabelSize::Label100x150).unwrap();
     std::fs::write(format!("{dir}/label-long.pdf"), pdf).unwrap();
+    // Every line of the receiver long, a service point, a 26-character number.
+    label.receiver = address("Εταιρεία Διεθνών Μεταφορών και Αποθήκευσης Α.Ε.", "Θεσσαλονίκη", "GR");
+    label.receiver.attention = Some(String::from("Τμήμα παραλαβής εμπορευμάτων, ράμπα φόρτωσης 4"));
+    label.receiver.address1 =
+        String::from("Λεωφόρος Βασιλίσσης Σοφίας και Μεγάλου Αλεξάνδρου 123α");
+    label.receiver.address2 = Some(String::from("Βιομηχανική Περιοχή Σίνδου, Οικόπεδο 12Β"));
+    label.service_point = Some(ServicePoint {
+        id: Some(String::from("GR-ACS-55012")),
+        address: Some(address("ACS Courier Καλαμαριά", "Καλαμαριά", "GR")),
+    });
+    label.tracking_number = String::from("JJD00012345678901234567890");
+    let pdf = render(&label, LabelSize::Label100x150).unwrap();
+    std::fs::write(format!("{dir}/label-crowded.pdf"), pdf).unwrap();
+    label.tracking_number = String::new();
+    label.service_point = None;
+    let pdf = render(&label, LabelSize::A4).unwrap();
+    std::fs::write(format!("{dir}/label-unnumbered.pdf"), pdf).unwrap();
 }

@@ -1,13 +1,13 @@
-//! `manual`: for parcels handed to a carrier outside Shipbase. Takes the tracking number from
-//! `additionalParameters.trackingNumber` when given; labels are rendered locally.
+//! `manual`: for parcels handed to a carrier outside Shipbase; labels are rendered locally. It
+//! never invents a tracking number: each parcel has the one the shop gives
+//! (`additionalParameters.trackingNumbers`, one per parcel, or `trackingNumber` for a shipment
+//! of one parcel), or none, and its label then prints without a barcode and says so.
 
 use serde_json::Value;
 
-use super::{
-    Booking, BoxFuture, CarrierAdapter, CarrierField, CarrierInfo, Env, Offer, random_number,
-};
+use super::{Booking, BoxFuture, CarrierAdapter, CarrierField, CarrierInfo, Env, Offer};
 use crate::{
-    error::Result,
+    error::{Error, Result},
     model::{carrier::CarrierRecord, shipment::ShipmentRecord},
 };
 
@@ -19,7 +19,7 @@ impl CarrierAdapter for Manual {
             name: "Manual",
             slug: "manual",
             group: "other",
-            description: "Your own carrier agreement: you supply tracking numbers; Shipbase renders the labels.",
+            description: "Your own carrier agreement: you supply each parcel's tracking number (additionalParameters.trackingNumbers, or trackingNumber for one parcel); Shipbase renders the labels.",
             fields: vec![
                 CarrierField {
                     name: "Carrier name",
@@ -57,29 +57,62 @@ impl CarrierAdapter for Manual {
     }
 }
 
+const NUMBERS: &str = "carrierSettings.additionalParameters.trackingNumbers";
+const NUMBER: &str = "carrierSettings.additionalParameters.trackingNumber";
+
+/// The parcels' tracking numbers as the shop gave them; an empty one where it gave none.
+fn numbers(shipment: &ShipmentRecord) -> Result<Vec<String>> {
+    let params = &shipment.body.carrier_settings.additional_parameters;
+    let parcels = shipment.body.parcels.len().max(1);
+    let text = |v: &Value| v.as_str().map(|s| s.trim().to_string());
+    match (params.get("trackingNumbers"), params.get("trackingNumber")) {
+        (Some(_), Some(_)) => Err(Error::invalid(
+            NUMBER,
+            "give either trackingNumber or trackingNumbers, not both",
+        )),
+        (Some(list), None) => {
+            let numbers: Option<Vec<String>> = list
+                .as_array()
+                .and_then(|items| items.iter().map(text).collect());
+            match numbers {
+                Some(numbers) if numbers.len() == parcels => Ok(numbers),
+                _ => Err(Error::invalid(
+                    NUMBERS,
+                    format!(
+                        "must be a list of {parcels} tracking numbers, one per parcel in order \
+                         (an empty one for a parcel that has none)"
+                    ),
+                )),
+            }
+        }
+        (None, Some(one)) => match text(one) {
+            Some(number) if parcels == 1 => Ok(vec![number]),
+            Some(_) => Err(Error::invalid(
+                NUMBER,
+                format!(
+                    "names one number, but each of the {parcels} parcels needs its own: \
+                     give trackingNumbers, one per parcel"
+                ),
+            )),
+            None => Err(Error::invalid(NUMBER, "must be a string")),
+        },
+        (None, None) => Ok(vec![String::new(); parcels]),
+    }
+}
+
 fn book(shipment: &ShipmentRecord, carrier: &CarrierRecord) -> Result<Booking> {
-    let given = shipment
-        .body
-        .carrier_settings
-        .additional_parameters
-        .get("trackingNumber");
-    let number = match given.and_then(Value::as_str).map(str::trim) {
-        Some(number) if !number.is_empty() => number.to_string(),
-        _ => random_number("MAN", 14)?,
-    };
+    let tracking_numbers = numbers(shipment)?;
     let template = carrier
         .fields
         .config
         .get("trackingUrlTemplate")
-        .and_then(Value::as_str);
-    let url = template
-        .filter(|t| !t.is_empty())
-        .map(|t| t.replace("{number}", &number));
-    // The number the shop gave is the first parcel's; the others get it with "-2", "-3", …
-    let parcels = shipment.body.parcels.len().max(1);
-    let tracking_numbers = std::iter::once(number.clone())
-        .chain((2..=parcels).map(|n| format!("{number}-{n}")))
-        .collect();
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty());
+    let url = tracking_numbers
+        .first()
+        .filter(|n| !n.is_empty())
+        .zip(template)
+        .map(|(number, t)| t.replace("{number}", number));
     Ok(Booking {
         tracking_numbers,
         tracking_url: url,

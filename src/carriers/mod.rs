@@ -114,7 +114,8 @@ impl From<CarrierInfo> for model::AvailableCarrier {
 /// What a carrier answers to a booking.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Booking {
-    /// One per parcel, in the shipment's order; the first is the shipment's.
+    /// One per parcel, in the shipment's order; the first is the shipment's. Empty for a
+    /// parcel that has none (a manual carrier's parcel the shop gave no number for).
     pub tracking_numbers: Vec<String>,
     /// Where the shipment (its first parcel) is tracked.
     pub tracking_url: Option<String>,

@@ -209,7 +209,7 @@ pub(crate) async fn prepare(
             .iter_mut()
             .zip(&booking.tracking_numbers)
         {
-            parcel.tracking_number = Some(number.clone());
+            parcel.tracking_number = Some(number.clone()).filter(|n| !n.is_empty());
         }
         let mut documents = if booking.labels.is_empty() {
             labels::labels(&shipment, &carrier, &now)?
@@ -225,7 +225,11 @@ pub(crate) async fn prepare(
         )?);
         let tracking = Tracking {
             url: booking.tracking_url,
-            number: booking.tracking_numbers.first().cloned(),
+            number: booking
+                .tracking_numbers
+                .first()
+                .filter(|n| !n.is_empty())
+                .cloned(),
             status: Some(TrackingStatus::Created),
             events: Vec::new(),
         };
@@ -263,7 +267,7 @@ pub(crate) fn apply(shipment: &mut ShipmentRecord, booked: Booked, now: String) 
     shipment.body.tracking = Some(booked.tracking);
     // The shipment is the one the numbers were made for (booking checks it did not change).
     for (parcel, number) in shipment.body.parcels.iter_mut().zip(booked.parcel_numbers) {
-        parcel.tracking_number = Some(number);
+        parcel.tracking_number = Some(number).filter(|n| !n.is_empty());
     }
     shipment.status = ShipmentStatus::Processing;
     shipment.updated_at = now;

@@ -43,3 +43,4 @@ mod shopify;
 mod splits;
 mod strict_decoder;
 mod webhooks;
+mod zpl_labels;

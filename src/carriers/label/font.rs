@@ -61,6 +61,12 @@ static DATA: LazyLock<[Cow<'static, [u8]>; 2]> = LazyLock::new(|| {
     ]
 });
 
+/// The font file of `font` (empty only if it were missing from the build).
+pub(super) fn data(font: Font) -> &'static [u8] {
+    let files: &'static [Cow<'static, [u8]>; 2] = &DATA;
+    &files[slot(font)]
+}
+
 /// The parsed faces (None only if a font file were missing from the build).
 static FACES: LazyLock<[Option<Face<'static>>; 2]> = LazyLock::new(|| {
     let [regular, bold] = &*DATA;

@@ -5,7 +5,7 @@ use crate::{
         CarrierLabel,
         label::{self, LabelInput, LabelSize},
     },
-    error::{Error, Result},
+    error::Result,
     model::{
         carrier::CarrierRecord,
         document::{self, Document},
@@ -88,9 +88,6 @@ pub(super) fn labels(
                 format: if zpl { document::ZPL } else { document::PDF }.into(),
                 size: size.as_str().into(),
                 content: document::content(if zpl {
-                    if input.tracking_number.is_empty() {
-                        return Err(Error::Internal("a parcel has no tracking number".into()));
-                    }
                     label::zpl::render(&input).into_bytes()
                 } else {
                     label::render(&input, size)?

@@ -5,6 +5,8 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, TestOrg, error_fields};
 
+pub mod printed;
+
 /// A valid sender address body (every field set, `address2` and `customs` included).
 pub fn sender_address_body() -> Value {
     json!({

@@ -12,6 +12,7 @@ mod carriers;
 mod carriers_real;
 mod cli;
 mod crash;
+mod customs_documents;
 mod documents;
 mod editing;
 mod errors;

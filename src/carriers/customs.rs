@@ -1,17 +1,22 @@
 //! Customs and shop documents (DESIGN §17): the commercial invoice, the proforma invoice and the
 //! packing list, as A4 PDFs made from the shipment's parties, its parcels' order lines and the
-//! sender's customs identifiers. Amounts are summed per currency; the Incoterm is the
-//! shipment's `termOfTrade`.
+//! exporter (the organization) with its identifiers. Amounts are summed per currency; the
+//! Incoterm is the shipment's `termOfTrade`. SKUs, descriptions and tariff numbers print whole,
+//! wrapping in their cells.
 
 use std::collections::BTreeMap;
 
 use crate::{
     carriers::label::{
         LabelAddress, display_date, display_weight, non_empty,
-        sheet::{A4_H, A4_W, Sheet, Type, bold, regular},
+        sheet::{Sheet, Type, bold, regular},
     },
     error::Result,
 };
+
+mod table;
+
+use table::{CELL, Column, Fit, LEFT, RIGHT, ROW};
 
 pub const COMMERCIAL_INVOICE: &str = "commercial_invoice";
 pub const PROFORMA_INVOICE: &str = "proforma_invoice";
@@ -48,10 +53,14 @@ pub struct Input {
     pub reference: String,
     /// RFC 3339; its date is printed.
     pub date: String,
+    /// The exporter's name (the organization's company name); the sender's name when empty.
+    pub exporter: String,
+    /// Where the goods leave from: printed under the exporter's name, without its own name.
     pub sender: LabelAddress,
     pub receiver: LabelAddress,
-    /// The sender's customs identifiers as `(name, value)`, e.g. `("EORI", "DK12345678")`.
-    pub sender_customs: Vec<(String, String)>,
+    /// The exporter's identifiers as `(name, value)`, printed in this order, e.g.
+    /// `("VAT", "DK11223344")`, `("EORI", "DK12345678")`.
+    pub exporter_ids: Vec<(String, String)>,
     /// Incoterm, e.g. DAP.
     pub term_of_trade: String,
     pub carrier: String,
@@ -80,19 +89,12 @@ fn money(value: f64) -> String {
     format!("{value:.2}")
 }
 
-const LEFT: f32 = 15.0;
-const RIGHT: f32 = A4_W - 15.0;
 const WIDTH: f32 = RIGHT - LEFT;
-/// Below this, a table continues on a new page.
-const BOTTOM: f32 = A4_H - 22.0;
-const ROW: f32 = 5.5;
 
 const TITLE: Type = bold(16.0);
 const CAPTION: Type = bold(7.5);
 const BODY: Type = regular(9.0);
 const BODY_BOLD: Type = bold(9.0);
-const CELL: Type = regular(8.5);
-const HEAD: Type = bold(8.0);
 
 /// Renders one of `TYPES`.
 pub fn render(kind: &str, input: &Input) -> Result<Vec<u8>> {
@@ -132,9 +134,13 @@ fn header(sheet: &mut Sheet, heading: &str, input: &Input) -> f32 {
 
     let half = WIDTH / 2.0 - 4.0;
     let mut sender = party_lines(&input.sender);
+    let exporter = input.exporter.trim();
+    if !exporter.is_empty() {
+        sender[0] = exporter.to_string();
+    }
     sender.extend(
         input
-            .sender_customs
+            .exporter_ids
             .iter()
             .map(|(name, value)| format!("{name}: {value}")),
     );
@@ -147,15 +153,17 @@ fn header(sheet: &mut Sheet, heading: &str, input: &Input) -> f32 {
         half,
         "CONSIGNEE / RECEIVER",
     );
-    for (i, line) in sender.iter().enumerate() {
-        let style = if i == 0 { BODY_BOLD } else { BODY };
-        sheet.text(style, LEFT, 37.0 + 4.3 * i as f32, half, line);
-    }
-    for (i, line) in receiver.iter().enumerate() {
-        let style = if i == 0 { BODY_BOLD } else { BODY };
-        sheet.text(style, LEFT + WIDTH / 2.0, 37.0 + 4.3 * i as f32, half, line);
-    }
-    let mut y = 37.0 + 4.3 * sender.len().max(receiver.len()) as f32 + 2.0;
+    // Each line of a party wraps in its half of the page rather than being cut.
+    let mut party = |x: f32, lines: &[String]| {
+        let mut y = 37.0;
+        for (i, line) in lines.iter().enumerate() {
+            let style = if i == 0 { BODY_BOLD } else { BODY };
+            y += 4.3 * sheet.paragraph(style, x, y, half, 4.3, line) as f32;
+        }
+        y
+    };
+    let bottom = party(LEFT, &sender).max(party(LEFT + WIDTH / 2.0, &receiver));
+    let mut y = bottom + 2.0;
     sheet.line((LEFT, y), (RIGHT, y), 0.5);
     y += 5.5;
 
@@ -206,58 +214,31 @@ fn party_lines(p: &LabelAddress) -> Vec<String> {
     lines
 }
 
-/// A table column: heading, width, right-aligned.
-struct Column(&'static str, f32, bool);
+/// The invoices' columns (180 mm). A tariff number of 10 digits, or of 13 characters with dots
+/// (`6117.10.00.00`), fits one line of its cell; a longer one wraps.
+const INVOICE_COLUMNS: [Column; 8] = [
+    Column("SKU", 25.0, Fit::Wrap),
+    Column("Description", 44.0, Fit::Wrap),
+    Column("Origin", 12.0, Fit::Left),
+    Column("HS code", 24.0, Fit::Wrap),
+    Column("Qty", 12.0, Fit::Right),
+    Column("Unit price", 22.0, Fit::Right),
+    Column("Amount", 26.0, Fit::Right),
+    Column("Cur.", 15.0, Fit::Left),
+];
 
-fn table_head(sheet: &mut Sheet, columns: &[Column], y: f32) -> f32 {
-    let mut x = LEFT;
-    for Column(name, width, right) in columns {
-        if *right {
-            sheet.text_right(HEAD, x + width - 1.0, y, width - 1.0, name);
-        } else {
-            sheet.text(HEAD, x, y, width - 1.0, name);
-        }
-        x += width;
-    }
-    sheet.line((LEFT, y + 1.8), (RIGHT, y + 1.8), 0.6);
-    y + 1.8 + ROW
-}
-
-fn table_row(sheet: &mut Sheet, columns: &[Column], y: f32, cells: &[String]) {
-    let mut x = LEFT;
-    for (Column(_, width, right), cell) in columns.iter().zip(cells) {
-        if *right {
-            sheet.text_right(CELL, x + width - 1.0, y, width - 1.0, cell);
-        } else {
-            sheet.text(CELL, x, y, width - 1.0, cell);
-        }
-        x += width;
-    }
-}
-
-/// The y of the next row, starting a new page (with the table's head) when the page is full.
-fn next_row(sheet: &mut Sheet, columns: &[Column], y: f32, needed: f32) -> f32 {
-    if y + needed <= BOTTOM {
-        return y;
-    }
-    sheet.new_page();
-    table_head(sheet, columns, 20.0)
-}
+/// The packing list's columns (180 mm).
+const PACKING_COLUMNS: [Column; 4] = [
+    Column("SKU", 32.0, Fit::Wrap),
+    Column("Description", 78.0, Fit::Wrap),
+    Column("Location", 40.0, Fit::Left),
+    Column("Qty", 30.0, Fit::Right),
+];
 
 fn invoice_table(sheet: &mut Sheet, input: &Input, y: f32, proforma: bool) {
-    let columns = [
-        Column("SKU", 25.0, false),
-        Column("Description", 47.0, false),
-        Column("Origin", 13.0, false),
-        Column("HS code", 20.0, false),
-        Column("Qty", 12.0, true),
-        Column("Unit price", 22.0, true),
-        Column("Amount", 26.0, true),
-        Column("Cur.", 15.0, false),
-    ];
-    let mut y = table_head(sheet, &columns, y);
+    let columns = INVOICE_COLUMNS;
+    let mut y = table::head(sheet, &columns, y);
     for line in &input.lines {
-        y = next_row(sheet, &columns, y, ROW);
         let cells = [
             line.sku.clone(),
             line.description.clone(),
@@ -268,11 +249,10 @@ fn invoice_table(sheet: &mut Sheet, input: &Input, y: f32, proforma: bool) {
             amount(line).map(money).unwrap_or_else(|| "—".into()),
             line.currency.clone(),
         ];
-        table_row(sheet, &columns, y, &cells);
-        y += ROW;
+        y = table::row(sheet, &columns, y, &cells);
     }
     let totals = totals(&input.lines);
-    y = next_row(
+    y = table::next_row(
         sheet,
         &columns,
         y,
@@ -314,16 +294,23 @@ fn invoice_table(sheet: &mut Sheet, input: &Input, y: f32, proforma: bool) {
 }
 
 fn packing_table(sheet: &mut Sheet, input: &Input, y: f32) {
-    let columns = [
-        Column("SKU", 32.0, false),
-        Column("Description", 78.0, false),
-        Column("Location", 40.0, false),
-        Column("Qty", 30.0, true),
-    ];
-    let mut y = table_head(sheet, &columns, y);
+    let columns = PACKING_COLUMNS;
+    let cells = |line: &Line| {
+        [
+            line.sku.clone(),
+            line.description.clone(),
+            line.location.clone(),
+            line.quantity.to_string(),
+        ]
+    };
+    let mut y = table::head(sheet, &columns, y);
     for (i, parcel) in input.parcels.iter().enumerate() {
         let lines: Vec<&Line> = input.lines.iter().filter(|l| l.parcel == i + 1).collect();
-        y = next_row(sheet, &columns, y, ROW * 2.0);
+        // The parcel's title stays with its first line (unless that line is taller than a page).
+        let first = lines
+            .first()
+            .map_or(ROW, |line| table::height(&columns, &cells(line)));
+        y = table::next_row(sheet, &columns, y, (ROW + first).min(table::ROOM));
         let title = format!(
             "Parcel {} of {} · {} · {} kg",
             i + 1,
@@ -342,20 +329,12 @@ fn packing_table(sheet: &mut Sheet, input: &Input, y: f32) {
             y += ROW;
         }
         for line in lines {
-            y = next_row(sheet, &columns, y, ROW);
-            let cells = [
-                line.sku.clone(),
-                line.description.clone(),
-                line.location.clone(),
-                line.quantity.to_string(),
-            ];
-            table_row(sheet, &columns, y, &cells);
-            y += ROW;
+            y = table::row(sheet, &columns, y, &cells(line));
         }
         y += 1.5;
     }
     let quantity: i64 = input.lines.iter().map(|l| l.quantity).sum();
-    y = next_row(sheet, &columns, y, ROW * 2.0);
+    y = table::next_row(sheet, &columns, y, ROW * 2.0);
     sheet.line((LEFT, y - 3.5), (RIGHT, y - 3.5), 0.6);
     sheet.text_right(
         BODY_BOLD,

@@ -1,4 +1,5 @@
-//! ISO 3166-1 alpha-2 country codes (the 249 assigned ones plus XK, which carriers use for Kosovo).
+//! ISO 3166-1 alpha-2 country codes (the 249 assigned ones plus XK, which carriers use for Kosovo),
+//! and which of them are members of the European Union.
 
 const ALPHA2: &str = "\
 AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ \
@@ -17,6 +18,20 @@ VA VC VE VG VI VN VU WF WS XK YE YT ZA ZM ZW";
 /// Whether `code` is an assigned ISO 3166-1 alpha-2 code (upper case, as the standard writes it).
 pub fn is_alpha2(code: &str) -> bool {
     code.len() == 2 && ALPHA2.split(' ').any(|c| c == code)
+}
+
+/// The 27 member states of the European Union.
+const EU: [&str; 27] = [
+    "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT",
+    "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK",
+];
+
+/// Whether `code` is a member state of the European Union; Greece may be written `GR` (ISO) or
+/// `EL` (as the EU writes it), and case does not matter.
+pub fn in_eu(code: &str) -> bool {
+    let code = code.trim().to_ascii_uppercase();
+    let code = if code == "EL" { "GR" } else { code.as_str() };
+    EU.contains(&code)
 }
 
 #[cfg(test)]
@@ -40,6 +55,17 @@ mod tests {
         }
         for code in ["", "D", "dk", "UK", "XX", "DNK", "EU"] {
             assert!(!is_alpha2(code), "{code}");
+        }
+    }
+
+    #[test]
+    fn the_eu_has_27_members_and_greece_by_either_code() {
+        assert!(EU.iter().all(|code| is_alpha2(code)));
+        for code in ["DE", "FR", "GR", "EL", "el", "IE", "HR", "CY", "HU", "de"] {
+            assert!(in_eu(code), "{code}");
+        }
+        for code in ["US", "NO", "GB", "CH", "IS", "LI", "XK", "EU", ""] {
+            assert!(!in_eu(code), "{code}");
         }
     }
 }

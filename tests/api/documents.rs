@@ -2,33 +2,13 @@
 //! documents at booking (read back with pdftotext), and labels rendered to images whose
 //! barcodes are scanned (pdftoppm, zbarimg) for every parcel (DESIGN §17).
 
-use std::{path::Path, process::Command};
-
 use serde_json::{Value, json};
 
-use crate::fixtures::{Shop, decoded, id_of, of_type, with};
-
-/// Runs a tool `.ci/run` installs; fails the test with how to get it when it is missing.
-pub fn run_tool(program: &str, args: &[&str], package: &str) -> String {
-    let output = Command::new(program)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{program} is needed (apt-get install {package}): {e}"));
-    assert!(
-        output.status.success(),
-        "{program} {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The text pdftotext reads from a PDF document.
-fn pdf_text(document: &Value, dir: &Path) -> String {
-    let file = dir.join(format!("{}.pdf", id_of(document)));
-    std::fs::write(&file, decoded(document)).expect("write the PDF");
-    let file = file.to_string_lossy().into_owned();
-    run_tool("pdftotext", &[&file, "-"], "poppler-utils")
-}
+use crate::fixtures::{
+    Shop, id_of,
+    printed::{decoded, of_type, pdf_text, run_tool},
+    with,
+};
 
 fn line(sku: &str, quantity: i64, price: f64, tariff: &str) -> Value {
     json!({"sku": sku, "quantity": quantity, "description": format!("Item {sku}"),

@@ -5,6 +5,8 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, TestOrg, error_fields};
 
+pub mod printed;
+
 /// A valid sender address body (every field set, `address2` and `customs` included).
 pub fn sender_address_body() -> Value {
     json!({
@@ -73,25 +75,6 @@ pub fn shipment_body(sender_address_id: &str, carrier_id: &str) -> Value {
             "orderLines": [{"sku": "SKU-1", "quantity": 2}]
         }]
     })
-}
-
-/// A document's content (base64 in the API), decoded.
-pub fn decoded(document: &Value) -> Vec<u8> {
-    use base64::{Engine, engine::general_purpose::STANDARD};
-    STANDARD
-        .decode(document["content"].as_str().unwrap_or_default())
-        .expect("base64 content")
-}
-
-/// A shipment's documents of type `kind` (`label`, `commercial_invoice`, …), in order.
-pub fn of_type(shipment: &Value, kind: &str) -> Vec<Value> {
-    shipment["documents"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|d| d["documentType"] == kind)
-        .cloned()
-        .collect()
 }
 
 /// The id of a created resource.

@@ -13,9 +13,9 @@ use std::{
 
 use serde_json::{Value, json};
 
-use crate::{
-    documents::run_tool,
-    fixtures::{Shop, decoded, id_of, of_type},
+use crate::fixtures::{
+    Shop, id_of,
+    printed::{decoded, of_type, run_tool},
 };
 
 /// Label size in dots (100 × 150 mm at 203 dpi).
@@ -285,4 +285,18 @@ async fn a_service_point_is_printed_with_its_id_and_address() {
     assert!(zpl.contains("\n^FO32,663^GB736,2,2^FS\n"), "{zpl}");
     assert!(label.dark((32, 700), (768, 826)) > 1000);
     assert_eq!(label.scanned(), number);
+}
+
+#[tokio::test]
+async fn a_parcel_without_a_number_prints_no_barcode_and_says_so() {
+    let shop = Shop::new().await;
+    let carrier = zpl_carrier(&shop, "manual").await;
+    let (zpl, booked) = book(&shop, &carrier, shop.body()).await;
+    assert_eq!(booked["parcels"][0]["trackingNumber"], Value::Null);
+    assert!(!zpl.contains("^BC"), "no barcode: {zpl}");
+    assert!(zpl.contains("^FDNO TRACKING NUMBER^FS"), "{zpl}");
+    let dir = tempfile::tempdir().unwrap();
+    // It renders (the renderer refuses what a printer's font 0 could not show) and has ink.
+    let label = render(&zpl, dir.path(), "unnumbered");
+    assert!(label.dark((0, 900), (WIDTH, HEIGHT)) > 0);
 }

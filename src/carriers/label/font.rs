@@ -73,6 +73,18 @@ static FACES: LazyLock<[Option<Face<'static>>; 2]> = LazyLock::new(|| {
     [Face::parse(regular, 0).ok(), Face::parse(bold, 0).ok()]
 });
 
+/// The first character of `text` (in NFC) that would not print as itself on a label or
+/// document: one the fonts lack, or a control character. Whitespace prints as a space, and a
+/// combining accent left over after NFC is dropped, so neither counts.
+pub fn unprintable(text: &str) -> Option<char> {
+    use unicode_normalization::UnicodeNormalization;
+    text.nfc().find(|&c| {
+        !(c.is_whitespace()
+            || ('\u{0300}'..='\u{036F}').contains(&c)
+            || !c.is_control() && covers(Font::Regular, c) && covers(Font::Bold, c))
+    })
+}
+
 fn slot(font: Font) -> usize {
     match font {
         Font::Regular => 0,

@@ -118,7 +118,11 @@ pub(super) fn lines_of(field: &Field, max_w: f32) -> Vec<Line> {
             .unwrap_or(1),
     };
     let first: Vec<char> = chars[..at].to_vec();
-    let rest: Vec<char> = chars[at..].iter().copied().skip_while(|c| *c == ' ').collect();
+    let rest: Vec<char> = chars[at..]
+        .iter()
+        .copied()
+        .skip_while(|c| *c == ' ')
+        .collect();
     let (rest_size, rest) = fit(wrapped, max_w, rest);
     vec![
         Line {
@@ -229,10 +233,20 @@ pub(super) fn draw_label(c: &mut Canvas, input: &LabelInput, modules: Option<&[u
     match modules {
         Some(modules) => {
             c.barcode(modules, top, height);
-            c.text_centered(TRACKING, LABEL_W / 2.0, BARS_BOTTOM + 5.0, &input.tracking_number);
+            c.text_centered(
+                TRACKING,
+                LABEL_W / 2.0,
+                BARS_BOTTOM + 5.0,
+                &input.tracking_number,
+            );
         }
         None => {
-            c.text_centered(TRACKING, LABEL_W / 2.0, top + height / 2.0, "NO TRACKING NUMBER");
+            c.text_centered(
+                TRACKING,
+                LABEL_W / 2.0,
+                top + height / 2.0,
+                "NO TRACKING NUMBER",
+            );
             c.text_centered(
                 SERVICES,
                 LABEL_W / 2.0,
@@ -276,7 +290,13 @@ fn receiver(c: &mut Canvas, receiver: &LabelAddress) {
                 i if i == last => {
                     field(text, RECEIVER_CITY, style(Font::Bold, 12.0, 9.0), 6.2, 5.0)
                 }
-                _ => field(text, RECEIVER_LINE, style(Font::Regular, 9.0, 7.0), 4.8, 4.0),
+                _ => field(
+                    text,
+                    RECEIVER_LINE,
+                    style(Font::Regular, 9.0, 7.0),
+                    4.8,
+                    4.0,
+                ),
             })
             .collect();
         if country_apart {

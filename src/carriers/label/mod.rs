@@ -211,5 +211,6 @@ pub mod zpl;
 
 use barcode::*;
 use canvas::*;
-use layout::*;
+pub use font::unprintable;
 use font::{Font, Subset};
+use layout::*;

@@ -109,8 +109,7 @@ impl Sheet {
         self.text(style, right - width, y, max_w, text);
     }
 
-    /// `text` broken into lines of at most `max_w` at spaces (a word wider than a line is cut);
-    /// returns the number of lines.
+    /// `text` broken into lines of at most `max_w` (see `wrap`); returns the number of lines.
     pub fn paragraph(
         &mut self,
         style: Type,
@@ -235,8 +234,11 @@ fn draw(marks: &[Mark], subsets: &[Subset; 2]) -> Content {
     content
 }
 
-/// Lines of `text` that fit `max_w`, broken at spaces.
-fn wrap(style: Type, max_w: f32, text: &str) -> Vec<String> {
+/// Lines of `text` that fit `max_w`, broken at spaces. A word wider than a line starts a line of
+/// its own and is broken between characters, so that nothing is cut. No hyphen is added (in a
+/// SKU or a tariff number it would read as part of it), and a break never falls just after one:
+/// text extraction (pdftotext) drops a hyphen that ends a line and joins the lines around it.
+pub fn wrap(style: Type, max_w: f32, text: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
@@ -245,14 +247,54 @@ fn wrap(style: Type, max_w: f32, text: &str) -> Vec<String> {
         } else {
             format!("{line} {word}")
         };
-        if line.is_empty() || Sheet::width(style, &candidate) <= max_w {
+        if Sheet::width(style, &candidate) <= max_w {
             line = candidate;
-        } else {
-            lines.push(std::mem::replace(&mut line, word.to_string()));
+            continue;
         }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        let mut pieces = break_word(style, max_w, word);
+        line = pieces.pop().unwrap_or_default();
+        lines.extend(pieces);
     }
     if !line.is_empty() || lines.is_empty() {
         lines.push(line);
     }
     lines
+}
+
+/// `word` in pieces that each fit `max_w` (at least one character each, however narrow the line).
+fn break_word(style: Type, max_w: f32, word: &str) -> Vec<String> {
+    let font = style.font();
+    let fits = |chars: &[char]| text_width(font, style.size, chars) <= max_w;
+    let mut pieces = Vec::new();
+    let mut piece: Vec<char> = Vec::new();
+    for c in printable(font, word) {
+        piece.push(c);
+        // Measured as `text` measures it, so that a piece is never cut when drawn.
+        if piece.len() > 1 && !fits(&piece) {
+            piece.pop();
+            let mut next = vec![c];
+            while piece.len() > 1 && piece.last().is_some_and(|&last| is_hyphen(last)) {
+                let mut carried = vec![piece[piece.len() - 1]];
+                carried.extend(&next);
+                if !fits(&carried) {
+                    break;
+                }
+                piece.pop();
+                next = carried;
+            }
+            pieces.push(piece.drain(..).collect());
+            piece = next;
+        }
+    }
+    if !piece.is_empty() {
+        pieces.push(piece.into_iter().collect());
+    }
+    pieces
+}
+
+fn is_hyphen(c: char) -> bool {
+    matches!(c, '-' | '\u{2010}' | '\u{AD}')
 }

@@ -445,12 +445,19 @@ fn long_lines_wrap_onto_two_lines_and_keep_their_end() {
     let lines = lines_of(&receiver_line(long), INNER_W);
     assert_eq!(lines.len(), 2);
     assert_eq!(texts(&lines).join(" "), long);
-    assert!(lines.iter().all(|l| text_width(Font::Bold, l.size, &l.chars) <= INNER_W));
+    assert!(
+        lines
+            .iter()
+            .all(|l| text_width(Font::Bold, l.size, &l.chars) <= INNER_W)
+    );
     assert_eq!((lines[0].size, lines[1].gap), (12.0, 5.0));
 
     // A line that fits stays whole and unshrunk.
     let short = lines_of(&receiver_line("Jane Receiver"), INNER_W);
-    assert_eq!((texts(&short), short[0].size), (vec!["Jane Receiver".to_owned()], 14.0));
+    assert_eq!(
+        (texts(&short), short[0].size),
+        (vec!["Jane Receiver".to_owned()], 14.0)
+    );
 
     // The house number at the end of a long street is never cut.
     let street = "Bahnhofstraße der Wiedervereinigung und Völkerverständigung 123a";
@@ -468,7 +475,12 @@ fn long_lines_wrap_onto_two_lines_and_keep_their_end() {
     label.receiver.address1 = street.to_owned();
     for size in [LabelSize::A4, LabelSize::Label100x150] {
         let (doc, _) = load(&render(&label, size).unwrap());
-        let text = doc.extract_text(&[1]).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = doc
+            .extract_text(&[1])
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         assert!(text.contains(long) && text.contains(street), "{text:?}");
     }
 }
@@ -482,7 +494,12 @@ fn a_service_point_prints_its_id_name_and_address() {
     });
     let (doc, page) = load(&render(&label, LabelSize::Label100x150).unwrap());
     let text = doc.extract_text(&[1]).unwrap();
-    for part in ["SERVICE POINT", "SP-4711 · Kiosk Nørreport", "Main Street 1", "1000 København K"] {
+    for part in [
+        "SERVICE POINT",
+        "SP-4711 · Kiosk Nørreport",
+        "Main Street 1",
+        "1000 København K",
+    ] {
         assert!(text.contains(part), "{part} missing from {text:?}");
     }
     // The barcode still encodes the parcel's number whole.
@@ -551,8 +568,14 @@ fn write_samples_when_asked() {
     let pdf = render(&label, LabelSize::Label100x150).unwrap();
     std::fs::write(format!("{dir}/label-long.pdf"), pdf).unwrap();
     // Every line of the receiver long, a service point, a 26-character number.
-    label.receiver = address("Εταιρεία Διεθνών Μεταφορών και Αποθήκευσης Α.Ε.", "Θεσσαλονίκη", "GR");
-    label.receiver.attention = Some(String::from("Τμήμα παραλαβής εμπορευμάτων, ράμπα φόρτωσης 4"));
+    label.receiver = address(
+        "Εταιρεία Διεθνών Μεταφορών και Αποθήκευσης Α.Ε.",
+        "Θεσσαλονίκη",
+        "GR",
+    );
+    label.receiver.attention = Some(String::from(
+        "Τμήμα παραλαβής εμπορευμάτων, ράμπα φόρτωσης 4",
+    ));
     label.receiver.address1 =
         String::from("Λεωφόρος Βασιλίσσης Σοφίας και Μεγάλου Αλεξάνδρου 123α");
     label.receiver.address2 = Some(String::from("Βιομηχανική Περιοχή Σίνδου, Οικόπεδο 12Β"));

@@ -36,6 +36,7 @@ pub async fn update(
             .map_err(|e| Error::internal(format!("cannot write a shipment as JSON: {e}")))?;
         let mut edited: ShipmentIn = crate::service::decode_value(patch.apply(current))?;
         edited.validate()?;
+        super::parties::check_printable(&edited.parties)?;
         let address =
             sender_addresses::require(tx, &org_id, &edited.sender_address_id, "senderAddressId")?;
         carriers::require(

@@ -225,6 +225,7 @@ pub(crate) fn create_in(
     new: ShipmentIn,
     now: String,
 ) -> Result<ShipmentRecord> {
+    parties::check_printable(&new.parties)?;
     let address = sender_addresses::require(tx, org_id, &new.sender_address_id, "senderAddressId")?;
     let carrier_id = &new.carrier_settings.carrier_id;
     carriers::require(tx, org_id, carrier_id, "carrierSettings.carrierId")?;

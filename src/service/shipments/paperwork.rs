@@ -6,8 +6,10 @@ use crate::{
     carriers::customs::{self, Line, ParcelInfo},
     error::{Error, Result},
     model::{
+        country,
         document::{self, Document},
         ids,
+        org::Organization,
         sender_address::Customs,
         shipment::ShipmentRecord,
         shipping_rule::ShippingRuleRecord,
@@ -64,7 +66,51 @@ pub(crate) fn rule_of(
     }
 }
 
-/// The sender address's customs identifiers as `(EORI, value)` pairs.
+/// Who the customs documents name as exporter (DESIGN §17): the organization, with its VAT
+/// number and the sender address's customs identifiers.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Exporter {
+    /// The organization's `companyName`, or its `name` when it has none.
+    pub name: String,
+    /// `VAT` first, then `EORI`, then the other identifiers by name; not yet filtered by
+    /// destination (`for_destination`).
+    pub ids: Vec<(String, String)>,
+}
+
+/// The exporter of a shipment sent by `org` from a sender address with `customs` identifiers.
+pub(crate) fn exporter(org: &Organization, customs: Option<&Customs>) -> Exporter {
+    let filled = |value: &Option<String>| {
+        value
+            .as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    let name = filled(&org.company_name).unwrap_or_else(|| org.name.clone());
+    let mut ids: Vec<(String, String)> = filled(&org.vat_number)
+        .map(|vat| ("VAT".to_string(), vat))
+        .into_iter()
+        .collect();
+    let mut customs = customs_ids(customs);
+    customs.sort_by(|(a, _), (b, _)| (a != "EORI", a).cmp(&(b != "EORI", b)));
+    ids.extend(customs);
+    Exporter { name, ids }
+}
+
+/// The identifiers that apply to a shipment into `country`: IOSS (the EU's import scheme) only
+/// into the European Union, VOEC (Norway's) only into Norway; the others everywhere.
+pub(crate) fn for_destination(ids: &[(String, String)], country: &str) -> Vec<(String, String)> {
+    ids.iter()
+        .filter(|(name, _)| match name.as_str() {
+            "IOSS" => country::in_eu(country),
+            "VOEC" => country.trim().eq_ignore_ascii_case("NO"),
+            _ => true,
+        })
+        .cloned()
+        .collect()
+}
+
+/// The sender address's customs identifiers as `(EORI, value)` pairs, by name.
 pub(crate) fn customs_ids(customs: Option<&Customs>) -> Vec<(String, String)> {
     customs
         .into_iter()
@@ -105,7 +151,7 @@ pub(crate) fn render(
     kinds: &[&'static str],
     shipment: &ShipmentRecord,
     carrier_name: &str,
-    sender_customs: Vec<(String, String)>,
+    exporter: Exporter,
     now: &str,
 ) -> Result<Vec<Document>> {
     if kinds.is_empty() {
@@ -135,12 +181,14 @@ pub(crate) fn render(
             })
         })
         .collect();
+    let exporter_ids = for_destination(&exporter.ids, &receiver.country_code);
     let input = customs::Input {
         reference: shipment.reference.clone(),
         date: now.to_string(),
+        exporter: exporter.name,
         sender,
         receiver,
-        sender_customs,
+        exporter_ids,
         term_of_trade: shipment.term_of_trade.clone(),
         carrier: carrier_name.to_string(),
         product: body.carrier_settings.product_id.clone(),
@@ -251,5 +299,92 @@ mod tests {
                 ("VOEC".to_string(), "2031".to_string())
             ]
         );
+    }
+
+    fn org(company_name: Option<&str>, vat_number: Option<&str>) -> Organization {
+        Organization {
+            id: "org_1".into(),
+            name: "Acme".into(),
+            slug: "acme".into(),
+            description: None,
+            currency: "DKK".into(),
+            vat_number: vat_number.map(Into::into),
+            billing_email: None,
+            company_name: company_name.map(Into::into),
+            address_line1: None,
+            address_line2: None,
+            city: None,
+            postal_code: None,
+            country: None,
+            overage_enabled: false,
+            plan: "default".into(),
+            created_at: String::new(),
+            updated_at: String::new(),
+        }
+    }
+
+    fn pairs(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_exporter_is_the_organization_with_its_vat_number_then_the_eori() {
+        let customs: Customs = serde_json::from_value(serde_json::json!({
+            "duns": "150483782", "eori": "DK12345678", "ioss": "IM2080000001", "voec": "VOEC-1"
+        }))
+        .unwrap();
+        assert_eq!(
+            exporter(
+                &org(Some("Acme Trading ApS"), Some("DK11223344")),
+                Some(&customs)
+            ),
+            Exporter {
+                name: "Acme Trading ApS".into(),
+                ids: pairs(&[
+                    ("VAT", "DK11223344"),
+                    ("EORI", "DK12345678"),
+                    ("DUNS", "150483782"),
+                    ("IOSS", "IM2080000001"),
+                    ("VOEC", "VOEC-1"),
+                ]),
+            }
+        );
+        // No company name (or a blank one): the organization's name; no VAT number, no VAT line.
+        for company_name in [None, Some(" ")] {
+            assert_eq!(
+                exporter(&org(company_name, Some("")), None),
+                Exporter {
+                    name: "Acme".into(),
+                    ids: Vec::new(),
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn ioss_is_for_the_eu_and_voec_for_norway_only() {
+        let ids = pairs(&[
+            ("VAT", "DK11223344"),
+            ("EORI", "DK12345678"),
+            ("IOSS", "IM2080000001"),
+            ("SPRN", "S-1"),
+            ("VOEC", "VOEC-1"),
+        ]);
+        let names = |country: &str| -> Vec<String> {
+            for_destination(&ids, country)
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect()
+        };
+        for eu in ["DE", "FR", "GR", "EL", "SE"] {
+            assert_eq!(names(eu), ["VAT", "EORI", "IOSS", "SPRN"], "{eu}");
+        }
+        assert_eq!(names("NO"), ["VAT", "EORI", "SPRN", "VOEC"]);
+        for other in ["US", "GB", "CH", "SJ"] {
+            assert_eq!(names(other), ["VAT", "EORI", "SPRN"], "{other}");
+        }
     }
 }

@@ -1,10 +1,44 @@
 //! A shipment's sender and receiver as labels and papers print them.
 
 use crate::{
-    carriers::label::{LabelAddress, ServicePoint},
+    carriers::label::{LabelAddress, ServicePoint, unprintable},
     error::{Error, Result},
-    model::shipment::{Party, ShipmentRecord},
+    model::{
+        shipment::{Party, ShipmentRecord},
+        validate::Violations,
+    },
 };
+
+/// Refuses (400, naming each field) a party whose name or address has a character no label
+/// font can print (DESIGN §17: never a `?` on a label): Latin, Greek and Cyrillic print;
+/// Arabic, Chinese, emoji and control characters do not.
+pub(crate) fn check_printable(parties: &[Party]) -> Result<()> {
+    let mut errors = Violations::new();
+    for (i, p) in parties.iter().enumerate() {
+        let fields = [
+            ("name", Some(&p.name)),
+            ("attention", p.attention.as_ref()),
+            ("address1", Some(&p.address1)),
+            ("address2", p.address2.as_ref()),
+            ("postalCode", Some(&p.postal_code)),
+            ("city", Some(&p.city)),
+            ("phone", p.phone.as_ref()),
+        ];
+        for (field, value) in fields {
+            if let Some(c) = value.and_then(|v| unprintable(v)) {
+                errors.add(
+                    format!("parties[{i}].{field}"),
+                    format!(
+                        "has {c:?} (U+{:04X}), which labels cannot print: they print Latin, \
+                         Greek and Cyrillic letters",
+                        u32::from(c)
+                    ),
+                );
+            }
+        }
+    }
+    errors.finish()
+}
 
 /// The shipment's sender and receiver as documents print them; `missing` is the error's text
 /// when one is missing.

@@ -76,13 +76,24 @@ pub async fn book(
             "a shipment needs a sender and a receiver to be labelled",
         )?;
         paperwork::check(&documents, &shipment)?;
-        let customs = if documents.is_empty() {
-            Vec::new()
+        let exporter = if documents.is_empty() {
+            paperwork::Exporter::default()
         } else {
+            let organization = store::orgs::get(db, &org)?.ok_or(Error::NotFound)?;
             let address = store::sender_addresses::get(db, &org, &shipment.sender_address_id)?;
-            paperwork::customs_ids(address.as_ref().and_then(|a| a.fields.customs.as_ref()))
+            paperwork::exporter(
+                &organization,
+                address.as_ref().and_then(|a| a.fields.customs.as_ref()),
+            )
         };
-        Ok((shipment, carrier, Extra { documents, customs }))
+        Ok((
+            shipment,
+            carrier,
+            Extra {
+                documents,
+                exporter,
+            },
+        ))
     })?;
     let attempt = attempt::claim(ctx, &shipment, book_again).await?;
     let now = ctx.now();
@@ -130,8 +141,8 @@ pub async fn book(
 pub(crate) struct Extra {
     /// Customs and shop document types, in the order to make them.
     pub documents: Vec<&'static str>,
-    /// The sender address's customs identifiers, for the invoices.
-    pub customs: Vec<(String, String)>,
+    /// The organization as the customs documents name it.
+    pub exporter: paperwork::Exporter,
 }
 
 fn not_bookable(status: ShipmentStatus) -> Error {
@@ -220,7 +231,7 @@ pub(crate) async fn prepare(
             &extra.documents,
             &shipment,
             labels::carrier_name(&carrier),
-            extra.customs,
+            extra.exporter,
             &now,
         )?);
         let tracking = Tracking {

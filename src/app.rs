@@ -32,7 +32,7 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
         ctx: ctx.clone(),
         proxies: server::Limits::of(&ctx.config).proxies,
     });
-    crate::web::routes(Route::new())
+    let site = crate::web::routes(Route::new())
         .at(
             "/mcp",
             poem::get(crate::mcp::get)
@@ -48,10 +48,25 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
             }),
         )
         .at("/docs", make_sync(move |_| Html(docs.clone())))
-        .nest("/", api)
-        .data(ctx)
-        .around(move |ep, req| handle(ep, req, edge.clone()))
-        .map_to_response()
+        .nest("/", api);
+    // The API is nested at `/`, which would take `/` itself: the front door goes first.
+    let front = Arc::new(
+        poem::get(crate::web::app::front_door).with(poem::middleware::CookieJarManager::new()),
+    );
+    let site = Arc::new(site);
+    poem::endpoint::make(move |req: Request| {
+        let (front, site) = (front.clone(), site.clone());
+        async move {
+            if req.uri().path() == "/" {
+                front.call(req).await.map(IntoResponse::into_response)
+            } else {
+                site.call(req).await.map(IntoResponse::into_response)
+            }
+        }
+    })
+    .data(ctx)
+    .around(move |ep, req| handle(ep, req, edge.clone()))
+    .map_to_response()
 }
 
 /// Serves `ctx` on `listener`, with the webhook delivery worker beside it, until `shutdown`

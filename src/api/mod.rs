@@ -10,7 +10,6 @@ pub mod body;
 pub mod carriers;
 pub mod documents;
 pub mod health;
-pub mod home;
 pub mod idempotent;
 pub mod members;
 pub mod openapi;
@@ -58,7 +57,6 @@ pub enum ApiTags {
 /// Every API of the service, composed for `OpenApiService`.
 pub fn all() -> impl poem_openapi::OpenApi {
     (
-        home::HomeApi,
         health::HealthApi,
         (orgs::OrgsApi, members::MembersApi),
         sender_addresses::SenderAddressesApi,

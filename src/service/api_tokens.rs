@@ -120,7 +120,7 @@ fn origin(actor: &Actor) -> Origin {
     match (&actor.principal, &actor.via_connection) {
         (_, Some(_)) | (Principal::Connection { .. }, _) => Origin::Agent,
         (Principal::Admin, None) => Origin::Cli,
-        (Principal::User { .. }, None) => Origin::Session,
+        (Principal::User { .. } | Principal::Session { .. }, None) => Origin::Session,
         (Principal::ApiToken { .. } | Principal::Anonymous, None) => Origin::Api,
     }
 }

@@ -1,4 +1,4 @@
-//! The pages (sign-in, consent, Apps & integrations) and the OAuth 2.1 authorization server's
+//! The pages (the front door, the workbench at /app, sign-in, consent, Apps & integrations) and the OAuth 2.1 authorization server's
 //! endpoints: plain poem handlers beside the REST API, outside its OpenAPI document. Pages are
 //! rendered on the server from `templates/` and work without JavaScript.
 
@@ -8,6 +8,7 @@ use poem::{
     post,
 };
 
+pub mod app;
 pub mod apps;
 pub mod assets;
 pub mod consent;
@@ -18,7 +19,7 @@ pub mod page;
 /// `routes` with the pages and the OAuth endpoints added.
 pub fn routes(routes: Route) -> Route {
     let open = || Cors::new().allow_credentials(false);
-    routes
+    app::routes(routes)
         .at("/static/*path", get(assets::serve).head(assets::serve))
         .at(
             "/login",

@@ -38,6 +38,51 @@ fn templates() -> &'static Environment<'static> {
             ("error.html", include_str!("../../templates/error.html")),
             ("consent.html", include_str!("../../templates/consent.html")),
             ("apps.html", include_str!("../../templates/apps.html")),
+            ("front.html", include_str!("../../templates/front.html")),
+            (
+                "app/base.html",
+                include_str!("../../templates/app/base.html"),
+            ),
+            (
+                "app/pager.html",
+                include_str!("../../templates/app/pager.html"),
+            ),
+            (
+                "app/organizations.html",
+                include_str!("../../templates/app/organizations.html"),
+            ),
+            (
+                "app/orders.html",
+                include_str!("../../templates/app/orders.html"),
+            ),
+            (
+                "app/order.html",
+                include_str!("../../templates/app/order.html"),
+            ),
+            (
+                "app/shipments.html",
+                include_str!("../../templates/app/shipments.html"),
+            ),
+            (
+                "app/shipment.html",
+                include_str!("../../templates/app/shipment.html"),
+            ),
+            (
+                "app/shipment_new.html",
+                include_str!("../../templates/app/shipment_new.html"),
+            ),
+            (
+                "app/scan.html",
+                include_str!("../../templates/app/scan.html"),
+            ),
+            (
+                "app/settings.html",
+                include_str!("../../templates/app/settings.html"),
+            ),
+            (
+                "app/settings_page.html",
+                include_str!("../../templates/app/settings_page.html"),
+            ),
         ] {
             if let Err(err) = env.add_template(name, source) {
                 tracing::error!(error = %err, template = name, "a page template does not parse");
@@ -289,6 +334,16 @@ mod tests {
             "error.html",
             "consent.html",
             "apps.html",
+            "front.html",
+            "app/organizations.html",
+            "app/orders.html",
+            "app/order.html",
+            "app/shipments.html",
+            "app/shipment.html",
+            "app/shipment_new.html",
+            "app/scan.html",
+            "app/settings.html",
+            "app/settings_page.html",
         ] {
             assert!(templates().get_template(name).is_ok(), "{name}");
         }

@@ -30,6 +30,9 @@ pub enum Principal {
     /// A user signed in to the pages (their own sign-in and agent connections, no organization
     /// operations).
     User { user_id: String },
+    /// A user signed in to the pages, working in one of their organizations (the workbench,
+    /// DESIGN §20): the role's scopes, nothing more.
+    Session { user_id: String, org_id: String },
     /// No credential.
     Anonymous,
 }
@@ -91,7 +94,9 @@ impl Actor {
             Principal::Connection { connection_id, .. } => {
                 (ActorKind::AgentConnection, Some(connection_id.clone()))
             }
-            Principal::User { user_id } => (ActorKind::User, Some(user_id.clone())),
+            Principal::User { user_id } | Principal::Session { user_id, .. } => {
+                (ActorKind::User, Some(user_id.clone()))
+            }
             Principal::Admin | Principal::Anonymous => (ActorKind::Cli, None),
         };
         AuditActor {
@@ -112,7 +117,9 @@ impl Actor {
             Principal::Admin => {}
             Principal::Anonymous => return Err(Error::Unauthenticated),
             Principal::User { .. } => return Err(Error::NotFound),
-            Principal::ApiToken { org_id: own, .. } | Principal::Connection { org_id: own, .. }
+            Principal::ApiToken { org_id: own, .. }
+            | Principal::Connection { org_id: own, .. }
+            | Principal::Session { org_id: own, .. }
                 if own != org_id =>
             {
                 return Err(Error::NotFound);
@@ -134,7 +141,7 @@ impl Actor {
     /// The user signed in to the pages; any other actor is unauthenticated there.
     pub fn signed_in_user(&self) -> Result<&str> {
         match &self.principal {
-            Principal::User { user_id } => Ok(user_id),
+            Principal::User { user_id } | Principal::Session { user_id, .. } => Ok(user_id),
             _ => Err(Error::Unauthenticated),
         }
     }
@@ -154,13 +161,30 @@ impl Actor {
         }
     }
 
+    /// `user` working in the pages in an organization where their role is `role`: the role's
+    /// scopes (DESIGN §19: a web session is capped by its holder's role).
+    pub fn session(user_id: String, org_id: String, role: Role, staff: bool) -> Actor {
+        Actor {
+            principal: Principal::Session {
+                user_id: user_id.clone(),
+                org_id,
+            },
+            scopes: role.cap(),
+            user_id: Some(user_id),
+            role: Some(role),
+            staff,
+            via_connection: None,
+            quota: None,
+        }
+    }
+
     /// The key rate limits are counted under, and idempotency keys belong to: the credential.
     pub fn credential_id(&self) -> Option<&str> {
         match &self.principal {
             Principal::ApiToken { token_id, .. } => Some(token_id),
             Principal::Connection { connection_id, .. } => Some(connection_id),
             Principal::Admin => Some("admin"),
-            Principal::User { .. } | Principal::Anonymous => None,
+            Principal::User { .. } | Principal::Session { .. } | Principal::Anonymous => None,
         }
     }
 }

@@ -8,7 +8,7 @@ use argon2::{Argon2, PasswordHash, PasswordVerifier};
 
 use crate::{
     error::Result,
-    model::{time, user::UserRecord},
+    model::{member::Membership, role::Role, time, user::UserRecord},
     service::{
         Actor, Ctx,
         access::login_throttle::{self, Attempt},
@@ -112,6 +112,32 @@ pub async fn actor(ctx: &Ctx, token: &str) -> Result<Option<(Actor, UserRecord)>
         };
         Ok(store::users::get(db, &user_id)?.map(|user| (Actor::user(user.id.clone()), user)))
     })
+}
+
+/// The organizations a signed-in user belongs to, by name.
+pub async fn memberships(ctx: &Ctx, user_id: &str) -> Result<Vec<Membership>> {
+    ctx.db.point(|db| store::users::memberships(db, user_id))
+}
+
+/// The signed-in `user` working in `org_id` (the workbench, DESIGN §20): an actor with their
+/// role's scopes, and their membership; None when they are not a member (or their role is not
+/// one Shipbase knows).
+pub async fn in_org(
+    ctx: &Ctx,
+    user: &UserRecord,
+    org_id: &str,
+) -> Result<Option<(Actor, Membership)>> {
+    let found = memberships(ctx, &user.id)
+        .await?
+        .into_iter()
+        .find(|m| m.org_id == org_id);
+    Ok(found.and_then(|m| {
+        let role = Role::parse(&m.role)?;
+        Some((
+            Actor::session(user.id.clone(), m.org_id.clone(), role, user.staff),
+            m,
+        ))
+    }))
 }
 
 /// Ends the session of a cookie.

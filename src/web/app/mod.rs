@@ -1,0 +1,246 @@
+//! The workbench (DESIGN §20): the shop's own pages at `/app`, for the people who work in it.
+//! Every page opens a `Desk`: the signed-in user acting in one organization with their role's
+//! scopes (signed out: 303 to `/login?next=…`; not a member: 404), and calls the same service
+//! operations as REST and MCP with that actor, so a role's limits (403, a page naming the role
+//! needed) are the operations' own.
+
+use minijinja::{Value, context};
+use poem::{
+    EndpointExt, Request, Response, Route, get, handler,
+    http::StatusCode,
+    middleware::CookieJarManager,
+    web::{Data, Path},
+};
+
+use crate::{
+    error::Error,
+    model::{member::Membership, role::Role, scope::Scope},
+    service::{Actor, Ctx, access::sessions, operations::Operation},
+    web::page::{Visit, see_other},
+};
+
+mod orders;
+mod scan;
+mod settings;
+mod shipment_form;
+mod shipments;
+
+/// `routes` with the workbench's pages added.
+pub fn routes(routes: Route) -> Route {
+    let jar = CookieJarManager::new;
+    routes
+        .at("/app", get(organizations).with(jar()))
+        .at("/app/:org", get(home).with(jar()))
+        .at("/app/:org/orders", get(orders::list).with(jar()))
+        .at(
+            "/app/:org/orders/:id",
+            get(orders::show).post(orders::act).with(jar()),
+        )
+        .at("/app/:org/shipments", get(shipments::list).with(jar()))
+        .at(
+            "/app/:org/shipments/new",
+            get(shipment_form::show)
+                .post(shipment_form::submit)
+                .with(jar()),
+        )
+        .at(
+            "/app/:org/shipments/:id",
+            get(shipments::show).post(shipments::act).with(jar()),
+        )
+        .at(
+            "/app/:org/scan",
+            get(scan::show).post(scan::submit).with(jar()),
+        )
+        .at("/app/:org/settings", get(settings::index).with(jar()))
+        .at(
+            "/app/:org/settings/:page",
+            get(settings::show).post(settings::submit).with(jar()),
+        )
+}
+
+/// A signed-in member at work in one organization.
+pub struct Desk {
+    pub visit: Visit,
+    pub actor: Actor,
+    pub membership: Membership,
+    pub org_id: String,
+}
+
+impl Desk {
+    /// Opens `org_id` for the request's user, or the answer that replaces the page: 303 to sign
+    /// in, or 404 for an organization they are not a member of.
+    pub async fn open(req: &Request, ctx: &Ctx, org_id: &str) -> Result<Desk, Response> {
+        let mut visit = Visit::of(req, ctx).await;
+        let Some((_, user)) = visit.signed_in.clone() else {
+            return Err(to_sign_in(req));
+        };
+        match sessions::in_org(ctx, &user, org_id).await {
+            Ok(Some((actor, membership))) => Ok(Desk {
+                visit,
+                actor,
+                membership,
+                org_id: org_id.to_string(),
+            }),
+            Ok(None) => Err(not_found(&mut visit, req)),
+            Err(err) => Err(visit.failed(req, err)),
+        }
+    }
+
+    /// `/app/{orgId}/` followed by `rest`.
+    pub fn path(&self, rest: &str) -> String {
+        format!("/app/{}/{rest}", self.org_id)
+    }
+
+    /// Whether the user's role allows `operation` (so the page offers it).
+    pub fn may(&self, operation: &'static Operation) -> bool {
+        self.actor.scopes.grants(operation.scope)
+    }
+
+    /// Renders one of the workbench's pages: `template` with `values`, the navigation and the
+    /// organization.
+    pub fn render(
+        &mut self,
+        req: &Request,
+        template: &str,
+        section: &str,
+        values: Value,
+    ) -> Response {
+        let nav = context! {
+            org_id => self.org_id.clone(),
+            org_name => self.membership.org_name.clone(),
+            role => self.membership.role.clone(),
+            section,
+        };
+        self.visit
+            .render(req, StatusCode::OK, template, context! { nav, ..values })
+    }
+
+    /// The page for an operation's failure: 404 for what is not there, 403 naming the role a
+    /// refused operation needs, the error page for the rest.
+    pub fn refused(&mut self, req: &Request, err: Error) -> Response {
+        match err {
+            Error::NotFound => not_found(&mut self.visit, req),
+            Error::InsufficientScope(scope) | Error::Forbidden(scope) => {
+                let role = role_for(&scope);
+                self.visit.error(
+                    req,
+                    StatusCode::FORBIDDEN,
+                    "Not for your role",
+                    &format!(
+                        "This needs the {role} role (or a role above it) in {}; you are {} {}. \
+                         Ask an owner of the organization if you need it.",
+                        self.membership.org_name,
+                        article(&self.membership.role),
+                        self.membership.role
+                    ),
+                )
+            }
+            err => self.visit.failed(req, err),
+        }
+    }
+
+    /// Checks the role allows `operation` before a page that needs it is shown.
+    pub fn require(&mut self, req: &Request, operation: &'static Operation) -> Option<Response> {
+        (!self.may(operation))
+            .then(|| self.refused(req, Error::InsufficientScope(operation.scope.to_string())))
+    }
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// The least role whose scopes include `scope` (a scope's text, e.g. `read:webhooks`); the
+/// text itself when it is no scope (a forbidden operation's reason).
+fn role_for(scope: &str) -> &'static str {
+    let Some(scope) = Scope::parse(scope) else {
+        return "owner";
+    };
+    [Role::Member, Role::Admin, Role::Owner]
+        .into_iter()
+        .find(|role| role.cap().grants(scope))
+        .map_or("owner", Role::as_str)
+}
+
+fn not_found(visit: &mut Visit, req: &Request) -> Response {
+    visit.error(
+        req,
+        StatusCode::NOT_FOUND,
+        "Not found",
+        "There is nothing here, or it belongs to an organization you are not a member of.",
+    )
+}
+
+/// 303 to `/login` with the page asked for as `next`.
+pub fn to_sign_in(req: &Request) -> Response {
+    let path = req.uri().path_and_query().map_or("/app", |p| p.as_str());
+    let next: String = url::form_urlencoded::byte_serialize(path.as_bytes()).collect();
+    see_other(&format!("/login?next={next}"))
+}
+
+/// `/`: the product and a way in; signed in, straight to the workbench. Routed by the app
+/// beside the API, which is nested at `/`.
+#[handler]
+pub async fn front_door(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
+    let mut visit = Visit::of(req, ctx).await;
+    if visit.user().is_some() {
+        return see_other("/app");
+    }
+    visit.render(req, StatusCode::OK, "front.html", context! {})
+}
+
+/// `/app`: the user's organizations; straight into the only one.
+#[handler]
+async fn organizations(req: &Request, Data(ctx): Data<&Ctx>) -> Response {
+    let mut visit = Visit::of(req, ctx).await;
+    let Some((_, user)) = visit.signed_in.clone() else {
+        return to_sign_in(req);
+    };
+    let memberships = match sessions::memberships(ctx, &user.id).await {
+        Ok(list) => list,
+        Err(err) => return visit.failed(req, err),
+    };
+    if let [only] = memberships.as_slice() {
+        return see_other(&format!("/app/{}/orders", only.org_id));
+    }
+    visit.render(
+        req,
+        StatusCode::OK,
+        "app/organizations.html",
+        context! { memberships => crate::web::page::to_value(memberships_view(&memberships)) },
+    )
+}
+
+fn memberships_view(memberships: &[Membership]) -> Vec<serde_json::Value> {
+    memberships
+        .iter()
+        .map(|m| serde_json::json!({"id": m.org_id, "name": m.org_name, "role": m.role}))
+        .collect()
+}
+
+/// `/app/{orgId}`: the order inbox is where the day starts.
+#[handler]
+async fn home(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<String>) -> Response {
+    match Desk::open(req, ctx, &org).await {
+        Ok(desk) => see_other(&desk.path("orders")),
+        Err(answer) => answer,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_names_the_least_role_that_may() {
+        assert_eq!(role_for("read:webhooks"), "admin");
+        assert_eq!(role_for("write:shipments"), "member");
+        assert_eq!(role_for("write:billing"), "owner");
+        assert_eq!(role_for("write:orgs"), "admin");
+        assert_eq!(role_for("no scope at all"), "owner");
+    }
+}

@@ -1,0 +1,188 @@
+//! Orders (DESIGN §20): the inbox from the order channels and manual orders, by status; an
+//! order's page, where its shipment is made (from the organization's carrier and sender
+//! address) and booked in one action.
+
+use minijinja::context;
+use poem::{
+    Request, Response, handler,
+    web::{Data, Path, Query},
+};
+use poem_openapi::types::ToJSON;
+use serde::Deserialize;
+
+use super::Desk;
+use crate::{
+    model::{order::OrderShipmentIn, shipment::BookIn, status::OrderStatus},
+    service::{
+        Ctx, Input, PageParams, carriers, operations as ops, orders, sender_addresses, shipments,
+    },
+    web::{
+        login::expired_form,
+        page::{field, form_fields, see_other, to_value},
+    },
+};
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ListParams {
+    status: Option<String>,
+    page: Option<String>,
+    q: Option<String>,
+}
+
+#[handler]
+pub async fn list(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path(org): Path<String>,
+    Query(params): Query<ListParams>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let status = params.status.filter(|s| OrderStatus::parse(s).is_some());
+    let query = orders::ListQuery {
+        page: PageParams {
+            page: params.page.clone(),
+            limit: Some("50".into()),
+        },
+        status: status.clone(),
+        order_channel_id: None,
+        order_number: params.q.clone().filter(|q| !q.trim().is_empty()),
+    };
+    let page = match orders::list(ctx, &desk.actor, &org, query).await {
+        Ok(page) => page.to_json().unwrap_or_default(),
+        Err(err) => return desk.refused(req, err),
+    };
+    let tabs: Vec<&str> = OrderStatus::ALL.iter().map(|s| s.as_str()).collect();
+    desk.render(
+        req,
+        "app/orders.html",
+        "orders",
+        context! { page => to_value(page), tabs, status, q => params.q },
+    )
+}
+
+#[handler]
+pub async fn show(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, id)): Path<(String, String)>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    order_page(&mut desk, req, ctx, &id, None).await
+}
+
+/// The order's page, with `error` (a refused action) shown in place.
+async fn order_page(
+    desk: &mut Desk,
+    req: &Request,
+    ctx: &Ctx,
+    id: &str,
+    error: Option<String>,
+) -> Response {
+    let order = match orders::get(ctx, &desk.actor, &desk.org_id, id).await {
+        Ok(order) => order,
+        Err(err) => return desk.refused(req, err),
+    };
+    let open = !matches!(
+        order.order.status,
+        OrderStatus::Cancelled | OrderStatus::Fulfilled
+    );
+    let may_ship = desk.may(&ops::CREATE_ORDER_SHIPMENT) && open;
+    let choices = if may_ship {
+        match choices(ctx, desk).await {
+            Ok(choices) => choices,
+            Err(err) => return desk.refused(req, err),
+        }
+    } else {
+        serde_json::Value::Null
+    };
+    let notice = desk.visit.take_notice(req);
+    desk.render(
+        req,
+        "app/order.html",
+        "orders",
+        context! {
+            order => to_value(order.to_json().unwrap_or_default()),
+            may_ship, choices => to_value(choices), error, notice,
+        },
+    )
+}
+
+/// The organization's carriers and sender addresses, for the forms that make a shipment.
+pub(super) async fn choices(ctx: &Ctx, desk: &Desk) -> crate::error::Result<serde_json::Value> {
+    let all = || PageParams {
+        page: None,
+        limit: Some("100".into()),
+    };
+    let carriers = carriers::list(ctx, &desk.actor, &desk.org_id, all()).await?;
+    let addresses = sender_addresses::list(ctx, &desk.actor, &desk.org_id, all()).await?;
+    Ok(serde_json::json!({
+        "carriers": carriers.to_json(),
+        "senderAddresses": addresses.to_json(),
+    }))
+}
+
+/// `POST /app/{orgId}/orders/{id}`: `action=ship` makes the order's shipment and books it.
+#[handler]
+pub async fn act(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, id)): Path<(String, String)>,
+    body: Vec<u8>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let fields = form_fields(&body);
+    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
+        return expired_form(&mut desk.visit, req);
+    }
+    let value = |name: &str| field(&fields, name).unwrap_or_default().to_string();
+    let (carrier_id, product) = match value("carrier").split_once('|') {
+        Some((carrier, product)) => (carrier.to_string(), product.to_string()),
+        None => (value("carrier"), String::new()),
+    };
+    let request = OrderShipmentIn {
+        sender_address_id: value("senderAddressId"),
+        carrier_id,
+        product_id: product,
+        services: Vec::new(),
+        additional_parameters: Default::default(),
+        reference: None,
+        parties: None,
+        service_point_id: None,
+        pickup_details: None,
+    };
+    let made = orders::create_shipment(ctx, &desk.actor, &org, &id, Input::ok(request)).await;
+    let shipment = match made {
+        Ok(shipment) => shipment,
+        Err(err @ (crate::error::Error::NotFound | crate::error::Error::InsufficientScope(_))) => {
+            return desk.refused(req, err);
+        }
+        Err(err) => return order_page(&mut desk, req, ctx, &id, Some(err.to_string())).await,
+    };
+    let shipment_id = shipment.shipment.id.clone();
+    let booked = shipments::book(
+        ctx,
+        &desk.actor,
+        &org,
+        &shipment_id,
+        Input::ok(BookIn {
+            documents: None,
+            after_unknown_outcome: None,
+        }),
+    )
+    .await;
+    let notice = match booked {
+        Ok(_) => "Shipment made and booked: its label is ready.".to_string(),
+        Err(err) => format!("The shipment was made, but not booked: {err}"),
+    };
+    desk.visit.leave_notice(req, &notice);
+    see_other(&desk.path(&format!("shipments/{shipment_id}")))
+}

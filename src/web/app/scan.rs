@@ -1,0 +1,144 @@
+//! Scan (DESIGN §20): one focused field for a barcode scanner or the keyboard. A code opens the
+//! order (by order number) or the shipment (by reference) it names; sent with "book", a ready
+//! shipment is booked at once.
+
+use minijinja::context;
+use poem::{
+    Request, Response, handler,
+    web::{Data, Path, Query},
+};
+use serde::Deserialize;
+
+use super::Desk;
+use crate::{
+    model::shipment::BookIn,
+    service::{Ctx, Input, PageParams, orders, shipments},
+    web::{
+        login::expired_form,
+        page::{field, form_fields, see_other},
+    },
+};
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ScanParams {
+    code: Option<String>,
+}
+
+/// What a code names.
+enum Found {
+    Order(String),
+    Shipment { id: String, unbooked: bool },
+    Nothing,
+}
+
+async fn find(ctx: &Ctx, desk: &Desk, code: &str) -> crate::error::Result<Found> {
+    let one = || PageParams {
+        page: None,
+        limit: Some("1".into()),
+    };
+    let query = shipments::ListQuery {
+        page: one(),
+        status: None,
+        reference: Some(code.to_string()),
+        order_id: None,
+        created_from: None,
+        created_to: None,
+    };
+    if desk.may(&crate::service::operations::LIST_SHIPMENTS) {
+        let page = shipments::list(ctx, &desk.actor, &desk.org_id, query).await?;
+        if let Some(found) = page.data.first() {
+            return Ok(Found::Shipment {
+                id: found.id.clone(),
+                unbooked: found.status.is_unbooked(),
+            });
+        }
+    }
+    if desk.may(&crate::service::operations::LIST_ORDERS) {
+        let query = orders::ListQuery {
+            page: one(),
+            status: None,
+            order_channel_id: None,
+            order_number: Some(code.to_string()),
+        };
+        let page = orders::list(ctx, &desk.actor, &desk.org_id, query).await?;
+        if let Some(order) = page.data.first() {
+            return Ok(Found::Order(order.order.id.clone()));
+        }
+    }
+    Ok(Found::Nothing)
+}
+
+#[handler]
+pub async fn show(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path(org): Path<String>,
+    Query(params): Query<ScanParams>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let code = params
+        .code
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty());
+    let mut missing = None;
+    if let Some(code) = &code {
+        match find(ctx, &desk, code).await {
+            Ok(Found::Order(id)) => return see_other(&desk.path(&format!("orders/{id}"))),
+            Ok(Found::Shipment { id, .. }) => {
+                return see_other(&desk.path(&format!("shipments/{id}")));
+            }
+            Ok(Found::Nothing) => missing = Some(code.clone()),
+            Err(err) => return desk.refused(req, err),
+        }
+    }
+    let notice = desk.visit.take_notice(req);
+    desk.render(req, "app/scan.html", "scan", context! { missing, notice })
+}
+
+/// `POST /app/{orgId}/scan`: the code's shipment booked when it is ready, else opened.
+#[handler]
+pub async fn submit(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path(org): Path<String>,
+    body: Vec<u8>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let fields = form_fields(&body);
+    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
+        return expired_form(&mut desk.visit, req);
+    }
+    let code = field(&fields, "code")
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    match find(ctx, &desk, &code).await {
+        Ok(Found::Shipment { id, unbooked: true }) => {
+            let request = BookIn {
+                documents: None,
+                after_unknown_outcome: None,
+            };
+            let actor = desk.actor.clone();
+            let notice = match shipments::book(ctx, &actor, &org, &id, Input::ok(request)).await {
+                Ok(_) => format!("{code} is booked: its labels are ready."),
+                Err(err) => format!("{code} was not booked: {err}"),
+            };
+            desk.visit.leave_notice(req, &notice);
+            see_other(&desk.path(&format!("shipments/{id}")))
+        }
+        Ok(Found::Shipment { id, .. }) => see_other(&desk.path(&format!("shipments/{id}"))),
+        Ok(Found::Order(id)) => see_other(&desk.path(&format!("orders/{id}"))),
+        Ok(Found::Nothing) => {
+            desk.visit
+                .leave_notice(req, &format!("Nothing has the code {code}."));
+            see_other(&desk.path("scan"))
+        }
+        Err(err) => desk.refused(req, err),
+    }
+}

@@ -1,0 +1,412 @@
+//! Settings (DESIGN §20): one page per resource a shop sets up, each listing what there is
+//! through the resource's list operation (so a role that may not read it gets the 403 page),
+//! and, for sender addresses, carriers and printers, a form adding one with the create
+//! operation, problems shown next to their inputs.
+
+use std::collections::BTreeMap;
+
+use minijinja::context;
+use poem::{
+    Request, Response, handler,
+    web::{Data, Path},
+};
+use poem_openapi::types::ToJSON;
+use serde_json::{Value, json};
+
+use super::Desk;
+use crate::{
+    error::{Error, Result},
+    service::{
+        self, Ctx, Input, PageParams, decode_value, operations as ops, operations::Operation,
+    },
+    web::{
+        login::expired_form,
+        page::{field, form_fields, see_other, to_value},
+    },
+};
+
+/// A settings page: path, title, the operation that lists it, its columns (heading, JSON
+/// pointer into an item).
+struct Page {
+    path: &'static str,
+    title: &'static str,
+    operation: &'static Operation,
+    columns: &'static [(&'static str, &'static str)],
+}
+
+const PAGES: [Page; 11] = [
+    Page {
+        path: "sender-addresses",
+        title: "Sender addresses",
+        operation: &ops::LIST_SENDER_ADDRESSES,
+        columns: &[
+            ("Name", "/name"),
+            ("Street", "/address1"),
+            ("City", "/city"),
+            ("Country", "/countryCode"),
+        ],
+    },
+    Page {
+        path: "carriers",
+        title: "Carriers",
+        operation: &ops::LIST_CARRIERS,
+        columns: &[
+            ("Name", "/name"),
+            ("Type", "/carrierSlug"),
+            ("Added", "/createdAt"),
+        ],
+    },
+    Page {
+        path: "shipping-rules",
+        title: "Shipping rules",
+        operation: &ops::LIST_SHIPPING_RULES,
+        columns: &[
+            ("Name", "/name"),
+            ("Carrier", "/carrier/name"),
+            ("Product", "/productId"),
+            ("Priority", "/priority"),
+        ],
+    },
+    Page {
+        path: "printers",
+        title: "Printers",
+        operation: &ops::LIST_PRINTERS,
+        columns: &[
+            ("Name", "/name"),
+            ("Kind", "/kind"),
+            ("Address", "/address"),
+            ("Takes", "/format"),
+        ],
+    },
+    Page {
+        path: "webhooks",
+        title: "Webhooks",
+        operation: &ops::LIST_WEBHOOKS,
+        columns: &[
+            ("URL", "/url"),
+            ("Active", "/active"),
+            ("Added", "/createdAt"),
+        ],
+    },
+    Page {
+        path: "order-channels",
+        title: "Order channels",
+        operation: &ops::LIST_ORDER_CHANNELS,
+        columns: &[
+            ("Name", "/name"),
+            ("Type", "/type"),
+            ("Added", "/createdAt"),
+        ],
+    },
+    Page {
+        path: "api-tokens",
+        title: "API tokens",
+        operation: &ops::LIST_API_TOKENS,
+        columns: &[
+            ("Name", "/name"),
+            ("Scopes", "/scopes"),
+            ("Last used", "/lastUsedAt"),
+            ("Expires", "/expiresAt"),
+        ],
+    },
+    Page {
+        path: "members",
+        title: "Members",
+        operation: &ops::LIST_MEMBERS,
+        columns: &[
+            ("Name", "/name"),
+            ("E-mail", "/email"),
+            ("Role", "/role"),
+            ("Brand", "/brand"),
+        ],
+    },
+    Page {
+        path: "usage",
+        title: "Plan and usage",
+        operation: &ops::GET_BILLING_USAGE,
+        columns: &[],
+    },
+    Page {
+        path: "audit",
+        title: "Audit log",
+        operation: &ops::LIST_AUDIT_LOG,
+        columns: &[
+            ("When", "/at"),
+            ("Operation", "/operationId"),
+            ("Resource", "/resourceId"),
+            ("Who", "/actor/kind"),
+            ("From", "/address"),
+        ],
+    },
+    Page {
+        path: "branding",
+        title: "Branding",
+        operation: &ops::GET_ORGANIZATION,
+        columns: &[],
+    },
+];
+
+#[handler]
+pub async fn index(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<String>) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let pages: Vec<Value> = PAGES
+        .iter()
+        .map(|p| json!({"path": p.path, "title": p.title, "open": desk.may(p.operation)}))
+        .collect();
+    desk.render(
+        req,
+        "app/settings.html",
+        "settings",
+        context! { pages => to_value(pages) },
+    )
+}
+
+fn all() -> PageParams {
+    PageParams {
+        page: None,
+        limit: Some("100".into()),
+    }
+}
+
+/// What the page lists, as the API answers it.
+async fn fetch(ctx: &Ctx, desk: &Desk, page: &str) -> Result<Value> {
+    let (a, o) = (&desk.actor, desk.org_id.as_str());
+    let json = |v: Option<Value>| v.unwrap_or_default();
+    Ok(match page {
+        "sender-addresses" => json(
+            service::sender_addresses::list(ctx, a, o, all())
+                .await?
+                .to_json(),
+        ),
+        "carriers" => json(service::carriers::list(ctx, a, o, all()).await?.to_json()),
+        "shipping-rules" => json(
+            service::shipping_rules::list(ctx, a, o, all())
+                .await?
+                .to_json(),
+        ),
+        "printers" => json(service::printers::list(ctx, a, o, all()).await?.to_json()),
+        "webhooks" => json(service::webhooks::list(ctx, a, o, all()).await?.to_json()),
+        "order-channels" => json(
+            service::order_channels::list(ctx, a, o, all())
+                .await?
+                .to_json(),
+        ),
+        "api-tokens" => json(service::api_tokens::list(ctx, a, o, all()).await?.to_json()),
+        "members" => json(service::members::list(ctx, a, o, all()).await?.to_json()),
+        "audit" => json(service::audit::list(ctx, a, o, all()).await?.to_json()),
+        "usage" => json(service::billing::usage(ctx, a, o).await?.to_json()),
+        "branding" => json(service::orgs::get(ctx, a, o).await?.to_json()),
+        _ => return Err(Error::NotFound),
+    })
+}
+
+/// A cell's text: strings as they are, lists joined, absent as a dash.
+fn cell(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => "—".into(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Bool(b)) => if *b { "yes" } else { "no" }.into(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|i| cell(Some(i)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Some(other) => other.to_string(),
+    }
+}
+
+#[handler]
+pub async fn show(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, page)): Path<(String, String)>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    settings_page(
+        &mut desk,
+        req,
+        ctx,
+        &page,
+        &BTreeMap::new(),
+        &BTreeMap::new(),
+    )
+    .await
+}
+
+async fn settings_page(
+    desk: &mut Desk,
+    req: &Request,
+    ctx: &Ctx,
+    page: &str,
+    values: &BTreeMap<String, String>,
+    errors: &BTreeMap<String, String>,
+) -> Response {
+    let Some(spec) = PAGES.iter().find(|p| p.path == page) else {
+        return desk.refused(req, Error::NotFound);
+    };
+    if let Some(refused) = desk.require(req, spec.operation) {
+        return refused;
+    }
+    let data = match fetch(ctx, desk, page).await {
+        Ok(data) => data,
+        Err(err) => return desk.refused(req, err),
+    };
+    let rows: Vec<Vec<String>> = data["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|item| {
+            spec.columns
+                .iter()
+                .map(|(_, at)| cell(item.pointer(at)))
+                .collect()
+        })
+        .collect();
+    let headings: Vec<&str> = spec.columns.iter().map(|(h, _)| *h).collect();
+    let form = form_of(page)
+        .filter(|(op, _)| desk.may(op))
+        .map(|(_, fields)| {
+            fields
+                .iter()
+                .map(|(name, label, required)| {
+                    json!({"name": name, "label": label, "required": required,
+                       "value": values.get(*name), "error": errors.get(*name)})
+                })
+                .collect::<Vec<_>>()
+        });
+    let notice = desk.visit.take_notice(req);
+    desk.render(
+        req,
+        "app/settings_page.html",
+        "settings",
+        context! {
+            page, title => spec.title, headings, rows, data => to_value(&data),
+            form => to_value(form), general => errors.get(""), notice,
+        },
+    )
+}
+
+/// A form's inputs: name, label, required.
+type Inputs = &'static [(&'static str, &'static str, bool)];
+
+/// The add form of a page: its create operation and inputs.
+fn form_of(page: &str) -> Option<(&'static Operation, Inputs)> {
+    match page {
+        "sender-addresses" => Some((
+            &ops::CREATE_SENDER_ADDRESS,
+            &[
+                ("name", "Name", true),
+                ("attContact", "Contact person", true),
+                ("address1", "Street and number", true),
+                ("zipcode", "Postal code", true),
+                ("city", "City", true),
+                ("countryCode", "Country (2 letters)", true),
+                ("phone", "Phone", true),
+                ("email", "E-mail", true),
+            ],
+        )),
+        "carriers" => Some((
+            &ops::CREATE_CARRIER,
+            &[
+                ("name", "Name", true),
+                (
+                    "carrierSlug",
+                    "Type (sandbox, manual, postnord, dhl_express)",
+                    true,
+                ),
+                ("senderAddressId", "Sender address id", true),
+            ],
+        )),
+        "printers" => Some((
+            &ops::CREATE_PRINTER,
+            &[
+                ("name", "Name", true),
+                ("kind", "Kind (raw or ipp)", true),
+                ("address", "Address (host:port, or an ipp:// URI)", true),
+                ("format", "Takes (pdf or zpl)", true),
+            ],
+        )),
+        _ => None,
+    }
+}
+
+#[handler]
+pub async fn submit(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, page)): Path<(String, String)>,
+    body: Vec<u8>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let fields = form_fields(&body);
+    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
+        return expired_form(&mut desk.visit, req);
+    }
+    let values: BTreeMap<String, String> = fields
+        .iter()
+        .filter(|(k, _)| k != "csrf_token")
+        .map(|(k, v)| (k.clone(), v.trim().to_string()))
+        .collect();
+    let mut body: serde_json::Map<String, Value> =
+        values.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let actor = desk.actor.clone();
+    let made = match page.as_str() {
+        "sender-addresses" => {
+            body.insert("state".into(), json!(""));
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::sender_addresses::create(ctx, &actor, &org, input)
+                .await
+                .map(|_| ())
+        }
+        "carriers" => {
+            body.insert("config".into(), json!({}));
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::carriers::create(ctx, &actor, &org, input)
+                .await
+                .map(|_| ())
+        }
+        "printers" => {
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::printers::create(ctx, &actor, &org, input)
+                .await
+                .map(|_| ())
+        }
+        _ => Err(Error::NotFound),
+    };
+    match made {
+        Ok(()) => {
+            desk.visit.leave_notice(req, "Added.");
+            see_other(&desk.path(&format!("settings/{page}")))
+        }
+        Err(Error::Validation(problems)) => {
+            let errors = problems
+                .into_iter()
+                .map(|p| {
+                    let input = if values.contains_key(&p.field) {
+                        p.field
+                    } else {
+                        String::new()
+                    };
+                    (input, p.message)
+                })
+                .collect();
+            settings_page(&mut desk, req, ctx, &page, &values, &errors).await
+        }
+        Err(err @ (Error::NotFound | Error::InsufficientScope(_) | Error::Forbidden(_))) => {
+            desk.refused(req, err)
+        }
+        Err(err) => {
+            let errors = BTreeMap::from([(String::new(), err.to_string())]);
+            settings_page(&mut desk, req, ctx, &page, &values, &errors).await
+        }
+    }
+}

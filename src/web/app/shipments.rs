@@ -1,0 +1,181 @@
+//! Shipments (DESIGN §20): the list with status tabs, a reference search and paging; a
+//! shipment's page with its parties, parcels, documents and tracking, and the actions its state
+//! allows (book, cancel, make a return).
+
+use minijinja::context;
+use poem::{
+    Request, Response, handler,
+    web::{Data, Path, Query},
+};
+use poem_openapi::types::ToJSON;
+use serde::Deserialize;
+
+use super::Desk;
+use crate::{
+    error::Error,
+    model::{
+        shipment::{BookIn, StatusIn},
+        status::ShipmentStatus,
+    },
+    service::{Ctx, Input, PageParams, operations as ops, shipments},
+    web::{
+        login::expired_form,
+        page::{field, form_fields, see_other, to_value},
+    },
+};
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ListParams {
+    status: Option<String>,
+    page: Option<String>,
+    q: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+}
+
+#[handler]
+pub async fn list(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path(org): Path<String>,
+    Query(params): Query<ListParams>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let status = params.status.filter(|s| ShipmentStatus::parse(s).is_some());
+    let day = |d: Option<String>, time: &str| {
+        d.filter(|d| !d.trim().is_empty())
+            .map(|d| format!("{}T{time}Z", d.trim()))
+    };
+    let query = shipments::ListQuery {
+        page: PageParams {
+            page: params.page.clone(),
+            limit: Some("50".into()),
+        },
+        status: status.clone(),
+        reference: params.q.clone().filter(|q| !q.trim().is_empty()),
+        order_id: None,
+        created_from: day(params.from.clone(), "00:00:00.000"),
+        created_to: day(params.to.clone(), "23:59:59.999"),
+    };
+    let (page, error) = match shipments::list(ctx, &desk.actor, &org, query).await {
+        Ok(page) => (page.to_json().unwrap_or_default(), None),
+        Err(Error::Validation(errors)) => (
+            serde_json::Value::Null,
+            Some(
+                errors
+                    .iter()
+                    .map(|e| e.message.clone())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+        ),
+        Err(err) => return desk.refused(req, err),
+    };
+    let tabs: Vec<&str> = ShipmentStatus::ALL.iter().map(|s| s.as_str()).collect();
+    let may_create = desk.may(&ops::CREATE_SHIPMENT);
+    desk.render(
+        req,
+        "app/shipments.html",
+        "shipments",
+        context! {
+            page => to_value(page), tabs, status, error, may_create,
+            q => params.q, from => params.from, to => params.to,
+        },
+    )
+}
+
+#[handler]
+pub async fn show(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, id)): Path<(String, String)>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    shipment_page(&mut desk, req, ctx, &id, None).await
+}
+
+async fn shipment_page(
+    desk: &mut Desk,
+    req: &Request,
+    ctx: &Ctx,
+    id: &str,
+    error: Option<String>,
+) -> Response {
+    let shipment = match shipments::get(ctx, &desk.actor, &desk.org_id, id).await {
+        Ok(shipment) => shipment,
+        Err(err) => return desk.refused(req, err),
+    };
+    let status = shipment.shipment.status;
+    let write = desk.may(&ops::BOOK_SHIPMENT);
+    let actions = context! {
+        book => write && status.is_unbooked(),
+        cancel => write && status != ShipmentStatus::Cancelled,
+        return_shipment => write && !status.is_unbooked() && shipment.shipment.kind == "outbound",
+    };
+    let notice = desk.visit.take_notice(req);
+    desk.render(
+        req,
+        "app/shipment.html",
+        "shipments",
+        context! {
+            shipment => to_value(shipment.to_json().unwrap_or_default()),
+            actions, error, notice,
+        },
+    )
+}
+
+/// `POST /app/{orgId}/shipments/{id}` with `action` `book`, `cancel` or `return`.
+#[handler]
+pub async fn act(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, id)): Path<(String, String)>,
+    body: Vec<u8>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let fields = form_fields(&body);
+    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
+        return expired_form(&mut desk.visit, req);
+    }
+    let actor = desk.actor.clone();
+    let done = match field(&fields, "action").unwrap_or_default() {
+        "book" => {
+            let request = BookIn {
+                documents: None,
+                after_unknown_outcome: None,
+            };
+            shipments::book(ctx, &actor, &org, &id, Input::ok(request))
+                .await
+                .map(|_| (id.clone(), "Booked: the labels are ready."))
+        }
+        "cancel" => {
+            let request = StatusIn {
+                status: ShipmentStatus::Cancelled,
+            };
+            shipments::set_status(ctx, &actor, &org, &id, Input::ok(request))
+                .await
+                .map(|_| (id.clone(), "The shipment is cancelled."))
+        }
+        "return" => shipments::create_return(ctx, &actor, &org, &id)
+            .await
+            .map(|made| (made.shipment.id, "The return shipment is made.")),
+        other => Err(Error::invalid("action", format!("no action {other:?}"))),
+    };
+    match done {
+        Ok((shown, notice)) => {
+            desk.visit.leave_notice(req, notice);
+            see_other(&desk.path(&format!("shipments/{shown}")))
+        }
+        Err(err @ (Error::NotFound | Error::InsufficientScope(_))) => desk.refused(req, err),
+        Err(err) => shipment_page(&mut desk, req, ctx, &id, Some(err.to_string())).await,
+    }
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Real-browser end-to-end test: headless Chromium (Debian's, driven by playwright-core) signs in,
+# Real-browser end-to-end tests: headless Chromium (Debian's, driven by playwright-core) signs in,
 # consents to an OAuth client for one of two organizations, and disconnects it again under
-# Apps & integrations (tests/browser/flow.mjs). Starts the release binary on a loopback port
+# Apps & integrations (tests/browser/flow.mjs); then works a shop's day in the workbench at /app
+# (tests/browser/workbench.mjs). Starts the release binary on a loopback port
 # with a fresh data directory; screenshots go to target/browser/.
 #
 #   .ci/browser.sh [BINARY]        (default target/release/shipbase)
@@ -32,8 +33,8 @@ if [ "$(cat "$cache/.stamp" 2>/dev/null || true)" != "$stamp" ] || [ ! -d "$cach
   (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error)
   echo "$stamp" > "$cache/.stamp"
 fi
-# The flow runs next to its node_modules, so that `import 'playwright-core'` resolves.
-cp tests/browser/flow.mjs "$cache/flow.mjs"
+# The flows run next to their node_modules, so that `import 'playwright-core'` resolves.
+cp tests/browser/flow.mjs tests/browser/workbench.mjs "$cache/"
 
 export SHIPBASE_LOG__LEVEL=${SHIPBASE_LOG__LEVEL:-info} NO_COLOR=1
 source .ci/lib.sh
@@ -55,6 +56,26 @@ echo "== browser flow against $base"
 status=0
 (cd "$cache" && BASE_URL="$base" EMAIL="$email" PASSWORD="$password" ORG_ID="$org" SCREENSHOTS="$shots" \
   node flow.mjs) || status=$?
+if [ "$status" -ne 0 ]; then
+  server_log
+  exit "$status"
+fi
+
+# The workbench (DESIGN §20): a third organization with one owner, an API token and a member.
+wb_email=shop@wares.test
+wb_member=packer@wares.test
+"$bin" --data-dir "$work/data" org create --name "Wares & Co" --slug wares --email "$wb_email" \
+  --user-name "Wanda Owner" --json > "$work/wares.json"
+wb_org=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).org.id)' "$work/wares.json")
+printf '%s\n' "$password" | "$bin" --data-dir "$work/data" user set-password --email "$wb_email" --password-stdin
+"$bin" --data-dir "$work/data" user add --org "$wb_org" --email "$wb_member" --name "Pat Packer" --role member > /dev/null
+printf '%s\n' "$password" | "$bin" --data-dir "$work/data" user set-password --email "$wb_member" --password-stdin
+wb_token=$("$bin" --data-dir "$work/data" token create --org "$wb_org" --name "browser test" --json \
+  | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).token))')
+echo "== workbench flow against $base"
+(cd "$cache" && BASE_URL="$base" EMAIL="$wb_email" PASSWORD="$password" ORG_ID="$wb_org" TOKEN="$wb_token" \
+  MEMBER_EMAIL="$wb_member" MEMBER_PASSWORD="$password" SCREENSHOTS="$shots/workbench" \
+  node workbench.mjs) || status=$?
 if [ "$status" -ne 0 ]; then
   server_log
 fi

@@ -269,17 +269,21 @@ async fn settings_page(
         })
         .collect();
     let headings: Vec<&str> = spec.columns.iter().map(|(h, _)| *h).collect();
-    let form = form_of(page)
-        .filter(|(op, _)| desk.may(op))
-        .map(|(_, fields)| {
-            fields
-                .iter()
-                .map(|(name, label, required)| {
-                    json!({"name": name, "label": label, "required": required,
-                       "value": values.get(*name), "error": errors.get(*name)})
-                })
-                .collect::<Vec<_>>()
-        });
+    let form = match form_of(page).filter(|(op, _)| desk.may(op)) {
+        Some((_, inputs)) => {
+            let mut fields = Vec::new();
+            for (name, label, required) in inputs {
+                let options = match options(ctx, desk, name).await {
+                    Ok(options) => options,
+                    Err(err) => return desk.refused(req, err),
+                };
+                fields.push(json!({"name": name, "label": label, "required": required,
+                    "options": options, "value": values.get(*name), "error": errors.get(*name)}));
+            }
+            Some(fields)
+        }
+        None => None,
+    };
     let notice = desk.visit.take_notice(req);
     desk.render(
         req,
@@ -290,6 +294,53 @@ async fn settings_page(
             form => to_value(form), general => errors.get(""), notice,
         },
     )
+}
+
+/// The choices of an input that has them: `[value, label]` pairs; None for free text.
+async fn options(ctx: &Ctx, desk: &Desk, name: &str) -> Result<Option<Vec<(String, String)>>> {
+    let fixed = |pairs: &[(&str, &str)]| {
+        Some(
+            pairs
+                .iter()
+                .map(|(v, l)| (v.to_string(), l.to_string()))
+                .collect(),
+        )
+    };
+    Ok(match name {
+        "senderAddressId" => {
+            let page =
+                service::sender_addresses::list(ctx, &desk.actor, &desk.org_id, all()).await?;
+            Some(
+                page.data
+                    .into_iter()
+                    .map(|a| {
+                        (
+                            a.id.clone(),
+                            format!("{}, {}", a.fields.name, a.fields.city),
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        "carrierSlug" => Some(
+            crate::carriers::registry()
+                .iter()
+                .map(|c| {
+                    let info = c.info();
+                    (
+                        info.slug.to_string(),
+                        format!("{} ({})", info.name, info.description),
+                    )
+                })
+                .collect(),
+        ),
+        "kind" => fixed(&[
+            ("raw", "Raw TCP (port 9100)"),
+            ("ipp", "IPP (ipp://, ipps://)"),
+        ]),
+        "format" => fixed(&[("pdf", "PDF"), ("zpl", "ZPL (thermal label printers)")]),
+        _ => None,
+    })
 }
 
 /// A form's inputs: name, label, required.
@@ -306,6 +357,7 @@ fn form_of(page: &str) -> Option<(&'static Operation, Inputs)> {
                 ("address1", "Street and number", true),
                 ("zipcode", "Postal code", true),
                 ("city", "City", true),
+                ("state", "State or region", true),
                 ("countryCode", "Country (2 letters)", true),
                 ("phone", "Phone", true),
                 ("email", "E-mail", true),
@@ -320,16 +372,16 @@ fn form_of(page: &str) -> Option<(&'static Operation, Inputs)> {
                     "Type (sandbox, manual, postnord, dhl_express)",
                     true,
                 ),
-                ("senderAddressId", "Sender address id", true),
+                ("senderAddressId", "Ships from", true),
             ],
         )),
         "printers" => Some((
             &ops::CREATE_PRINTER,
             &[
                 ("name", "Name", true),
-                ("kind", "Kind (raw or ipp)", true),
+                ("kind", "Kind", true),
                 ("address", "Address (host:port, or an ipp:// URI)", true),
-                ("format", "Takes (pdf or zpl)", true),
+                ("format", "Takes", true),
             ],
         )),
         _ => None,
@@ -361,7 +413,6 @@ pub async fn submit(
     let actor = desk.actor.clone();
     let made = match page.as_str() {
         "sender-addresses" => {
-            body.insert("state".into(), json!(""));
             let input = Input::new(decode_value(Value::Object(body)));
             service::sender_addresses::create(ctx, &actor, &org, input)
                 .await

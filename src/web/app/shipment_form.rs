@@ -157,7 +157,10 @@ pub async fn submit(
         Err(Error::Validation(problems)) => {
             let errors = problems
                 .into_iter()
-                .map(|p| (input_of(&p.field), p.message))
+                .map(|p| match input_of(&p.field) {
+                    input if input.is_empty() => (input, format!("{}: {}", p.field, p.message)),
+                    input => (input, p.message),
+                })
                 .collect();
             form(&mut desk, req, ctx, &values, &errors).await
         }

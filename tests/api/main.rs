@@ -45,4 +45,5 @@ mod shopify;
 mod splits;
 mod strict_decoder;
 mod webhooks;
+mod workbench;
 mod zpl_labels;

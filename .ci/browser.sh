@@ -38,7 +38,8 @@ cp tests/browser/flow.mjs tests/browser/workbench.mjs "$cache/"
 
 export SHIPBASE_LOG__LEVEL=${SHIPBASE_LOG__LEVEL:-info} NO_COLOR=1
 source .ci/lib.sh
-server_start browser.sh "$bin" --base-url "$base"
+# Printers on loopback: the workbench flow prints on its own raw 9100 listener.
+SHIPBASE_PRINTERS__ALLOW_LOOPBACK=true server_start browser.sh "$bin" --base-url "$base"
 
 # One owner of two organizations, so that the consent page offers a choice.
 email=owner@acme.test

@@ -62,6 +62,24 @@ pub struct PrintJob {
 
 crate::page_of!(PrintJobPage, PrintJob);
 
+/// What to print of a shipment, and where.
+#[derive(Clone, Debug, PartialEq, Deserialize, Object)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct PrintIn {
+    /// The printer (`prn_…`) to send the documents to.
+    pub printer_id: String,
+    /// `label` (the default), `commercial_invoice`, `proforma_invoice` or `packing_list`.
+    pub document_type: Option<String>,
+}
+
+/// The print jobs a print request queued, in the order they print.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PrintJobs {
+    pub print_jobs: Vec<PrintJob>,
+}
+
 /// Where a printer is reached, as its address says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Endpoint {

@@ -145,6 +145,8 @@ operations! {
         "Delete a printer that no shipping rule prints on, with its print jobs.";
     LIST_PRINT_JOBS = "list_print_jobs", read(Printers), Read,
         "List the print jobs of a printer, newest first, with their status and attempts.";
+    PRINT_SHIPMENT_DOCUMENTS = "print_shipment_documents", write(Shipments), Action,
+        "Send a booked shipment's documents of one type (its labels unless documentType says otherwise) to a printer, one print job per document in parcel order.";
 
     CREATE_ORDER_CHANNEL = "create_order_channel", write(OrderChannels), Create,
         "Create an order channel (manual, or a Shopify store).";

@@ -820,3 +820,74 @@ async fn prints_documents_on_an_ipp_printer(scheme: &str) {
         "the simulator spooled the packing list"
     );
 }
+
+#[tokio::test]
+async fn a_booked_shipments_labels_are_printed_on_request_in_parcel_order() {
+    let shop = Shop::with_config(LOOPBACK).await;
+    let socket = RawPrinter::start().await;
+    let printer = create_printer(
+        &shop,
+        json!({"name": "Desk", "kind": "raw", "address": format!("127.0.0.1:{}", socket.port), "format": "pdf"}),
+    )
+    .await;
+    let body = shop.body_with(
+        "pending",
+        json!([{"weight": 1.0}, {"weight": 2.0}, {"weight": 3.0}]),
+    );
+    let id = id_of(&shop.create(body).await);
+    let print = json!({"printerId": id_of(&printer)});
+
+    // Nothing to print before booking.
+    shop.post(&id, "/print", print.clone())
+        .await
+        .problem(409, "invalid_state");
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    let answer = shop.post(&id, "/print", print.clone()).await.expect(200);
+    let jobs = answer["printJobs"].as_array().cloned().unwrap_or_default();
+    let labels = contents(&booked, "label");
+    assert_eq!(jobs.len(), 3, "{answer}");
+    for (job, label) in jobs.iter().zip(booked["documents"].as_array().unwrap()) {
+        assert_eq!(
+            (&job["status"], &job["documentId"], &job["printerId"]),
+            (&json!("queued"), &label["id"], &printer["id"])
+        );
+    }
+    jobs_until(&shop, &id_of(&printer), |jobs| {
+        jobs.len() == 3 && jobs.iter().all(|j| j["status"] == "printed")
+    })
+    .await;
+    assert!(socket.jobs() == labels, "the three labels, in parcel order");
+
+    // Checked like any body: the printer must be the organization's, the type one it has.
+    let problem = shop
+        .post(
+            &id,
+            "/print",
+            json!({"printerId": "prn_01ARZ3NDEKTSV4RRFFQ69G5FAV"}),
+        )
+        .await
+        .problem(400, "validation_failed");
+    assert_eq!(error_fields(&problem), ["printerId"]);
+    let problem = shop
+        .post(
+            &id,
+            "/print",
+            json!({"printerId": id_of(&printer), "documentType": "poster"}),
+        )
+        .await
+        .problem(400, "validation_failed");
+    assert_eq!(error_fields(&problem), ["documentType"]);
+    shop.post(
+        &id,
+        "/print",
+        json!({"printerId": id_of(&printer), "documentType": "packing_list"}),
+    )
+    .await
+    .problem(409, "invalid_state");
+    // A reader may not print (printing counts as write:shipments).
+    let reader = shop.app.create_token(&shop.org, "read:all");
+    shop.app
+        .post(&shop.path(&id, "/print"), &reader, print)
+        .await
+        .problem(403, "insufficient_scope");
+}

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -87,8 +88,28 @@ async function fillReceiver(page, name) {
   await page.getByLabel('Country (2 letters)').fill('DK');
 }
 
+/** A raw (port 9100) printer on loopback that keeps every job it receives. */
+function rawPrinter() {
+  const jobs = [];
+  const server = net.createServer((socket) => {
+    const chunks = [];
+    socket.on('data', (d) => chunks.push(d));
+    socket.on('end', () => { jobs.push(Buffer.concat(chunks)); socket.end(); });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, jobs, port: server.address().port })));
+}
+
+async function waitFor(what, check, ms = 15_000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function main() {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  const printer = await rawPrinter();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
   const errors = [];
   try {
@@ -128,7 +149,7 @@ async function main() {
     const invalid = page.locator('input[name=address][aria-invalid=true]');
     assert.equal(await invalid.count(), 1, 'a wrong printer address is marked in place');
     await look(page, 'settings-printers-error');
-    await page.getByLabel('Address').fill('192.168.1.50:9100');
+    await page.getByLabel('Address').fill(`127.0.0.1:${printer.port}`);
     await page.getByRole('button', { name: 'Add' }).click();
     assert.match(await textOf(page), /Packing desk/, 'the printer is listed');
     ok('a printer added (after its error was shown in place)');
@@ -168,13 +189,22 @@ async function main() {
       shippingAddress: { name: 'Søren Kierkegaard', address1: 'Nytorv 2', postalCode: '1450',
         city: 'København K', countryCode: 'DK' },
     });
+    // This browser's station printer, chosen once on the Scan page.
+    await page.getByRole('link', { name: 'Scan' }).click();
+    await page.getByLabel('Labels booked here print on').selectOption({ label: 'Packing desk (pdf)' });
+    await page.getByRole('button', { name: 'Use at this station' }).click();
+    assert.match(await textOf(page), /This browser prints on that printer/);
+    ok('the station printer chosen');
+
     await page.getByRole('link', { name: 'Orders' }).click();
     assert.match(await textOf(page), /SO-7001/);
     await look(page, 'orders');
     await page.getByRole('link', { name: 'SO-7001' }).click();
     await look(page, 'order');
     await page.getByRole('button', { name: 'Make the shipment and book it' }).click();
-    assert.match(await textOf(page), /Shipment made and booked/);
+    assert.match(await textOf(page), /Shipment made and booked\. 1 label sent to this station's printer\./);
+    await waitFor('the label at the raw printer', () => printer.jobs.length === 1);
+    assert.ok(printer.jobs[0].subarray(0, 5).toString() === '%PDF-', 'the printer got a PDF label');
     const shipped = await api('GET', `/orders/${order.id}`);
     assert.equal(shipped.shipments.length, 1, 'the order has its shipment');
     ok('an order shipped and booked from the inbox');
@@ -194,9 +224,19 @@ async function main() {
     await page.goto(`${BASE_URL}${app('scan')}`);
     await page.keyboard.type('SCAN-42');
     await page.keyboard.press('Enter');
-    await page.waitForURL((url) => url.pathname.startsWith(app('shipments/shp_')));
-    assert.match(await textOf(page), /SCAN-42 is booked/);
-    ok('scanning a reference books its shipment');
+    await page.getByText('SCAN-42 is booked').waitFor();
+    assert.match(await textOf(page), /SCAN-42 is booked\. 1 label sent to this station's printer\./);
+    await waitFor('the label of the scanned shipment', () => printer.jobs.length === 2);
+    ok('scanning a reference books its shipment and prints its label');
+
+    // The label opens in the browser, ready to print.
+    const label = page.getByRole('link', { name: /^Label \(pdf/ });
+    const href = await label.getAttribute('href');
+    const file = await page.request.get(`${BASE_URL}${href}`);
+    assert.equal(file.status(), 200);
+    assert.equal(file.headers()['content-type'], 'application/pdf');
+    assert.ok((await file.body()).subarray(0, 5).toString() === '%PDF-');
+    ok('the label opens as a PDF');
 
     // A member: the day's pages, but not the API tokens.
     const memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -209,6 +249,7 @@ async function main() {
 
     assert.deepEqual(errors, [], 'no console errors');
   } finally {
+    printer.server.close();
     await browser.close();
   }
 }

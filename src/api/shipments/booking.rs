@@ -1,4 +1,4 @@
-//! Booking a shipment, and downloading its documents.
+//! Booking a shipment, printing and downloading its documents.
 
 use poem::web::Data;
 use poem_openapi::{
@@ -8,10 +8,18 @@ use poem_openapi::{
 };
 
 use crate::{
-    api::{ApiTags, body::OptionalJsonBody, problem::ApiResult, security::BearerAuth},
-    model::shipment::{BookIn, Shipment},
+    api::{
+        ApiTags,
+        body::{JsonBody, OptionalJsonBody},
+        problem::ApiResult,
+        security::BearerAuth,
+    },
+    model::{
+        printer::{PrintIn, PrintJobs},
+        shipment::{BookIn, Shipment},
+    },
     service::{
-        Ctx,
+        Ctx, printing,
         shipments::{self},
     },
 };
@@ -53,6 +61,24 @@ impl ShipmentBookingApi {
     ) -> ApiResult<Json<Shipment>> {
         Ok(Json(
             shipments::book(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
+        ))
+    }
+
+    #[oai(
+        path = "/orgs/:orgId/shipments/:shipmentId/print",
+        method = "post",
+        operation_id = "print_shipment_documents"
+    )]
+    async fn print(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "shipmentId")] shipment_id: Path<String>,
+        body: JsonBody<PrintIn>,
+    ) -> ApiResult<Json<PrintJobs>> {
+        Ok(Json(
+            printing::print_documents(&ctx, &auth.0, &org_id, &shipment_id, body.0).await?,
         ))
     }
 

@@ -7,7 +7,10 @@
 //! never touches the shipment. Jobs are claimed with a lease in the database, so a job is sent
 //! by one sender, and a job whose sender died is due again when its lease ends.
 
+mod print;
 mod send;
+
+pub use print::print_documents;
 
 use std::{sync::Arc, time::Duration};
 
@@ -61,7 +64,7 @@ pub(crate) fn queue(
     document_id: &str,
     position: u32,
     now: &str,
-) -> Result<()> {
+) -> Result<PrintJob> {
     let job = PrintJob {
         id: ids::new(ids::PRINT_JOB),
         printer_id: printer_id.to_string(),
@@ -73,7 +76,8 @@ pub(crate) fn queue(
         created_at: now.to_string(),
         updated_at: now.to_string(),
     };
-    store::printers::queue(tx, org_id, &job, position)
+    store::printers::queue(tx, org_id, &job, position)?;
+    Ok(job)
 }
 
 /// The delay before the next attempt after `attempts` failed ones; None when none is left.

@@ -48,6 +48,10 @@ pub fn routes(routes: Route) -> Route {
             get(shipments::show).post(shipments::act).with(jar()),
         )
         .at(
+            "/app/:org/shipments/:id/documents/:doc",
+            get(shipments::document).with(jar()),
+        )
+        .at(
             "/app/:org/scan",
             get(scan::show).post(scan::submit).with(jar()),
         )
@@ -89,6 +93,48 @@ impl Desk {
     /// `/app/{orgId}/` followed by `rest`.
     pub fn path(&self, rest: &str) -> String {
         format!("/app/{}/{rest}", self.org_id)
+    }
+
+    /// The printer this browser prints on in this organization (Scan → "This station"), if one
+    /// was chosen.
+    pub fn station(&self, req: &Request) -> Option<String> {
+        req.cookie()
+            .get(&station_cookie(&self.org_id))
+            .map(|c| c.value_str().to_string())
+            .filter(|id| id.starts_with("prn_"))
+    }
+
+    /// Remembers `printer_id` as this browser's printer in this organization (a year).
+    pub fn choose_station(&self, req: &Request, printer_id: &str) {
+        let mut cookie = self.visit.cookie(&station_cookie(&self.org_id), printer_id);
+        cookie.set_max_age(std::time::Duration::from_secs(365 * 86_400));
+        req.cookie().add(cookie);
+    }
+
+    /// Sends the labels of shipment `id` to this station's printer; a sentence saying how it
+    /// went, or None without a station printer.
+    pub async fn print_labels(&self, req: &Request, ctx: &Ctx, id: &str) -> Option<String> {
+        let printer_id = self.station(req)?;
+        let request = crate::model::printer::PrintIn {
+            printer_id,
+            document_type: None,
+        };
+        let printed = crate::service::printing::print_documents(
+            ctx,
+            &self.actor,
+            &self.org_id,
+            id,
+            crate::service::Input::ok(request),
+        )
+        .await;
+        Some(match printed {
+            Ok(jobs) => format!(
+                "{} label{} sent to this station's printer.",
+                jobs.print_jobs.len(),
+                if jobs.print_jobs.len() == 1 { "" } else { "s" }
+            ),
+            Err(err) => format!("The labels were not printed: {err}"),
+        })
     }
 
     /// Whether the user's role allows `operation` (so the page offers it).
@@ -144,6 +190,26 @@ impl Desk {
         (!self.may(operation))
             .then(|| self.refused(req, Error::InsufficientScope(operation.scope.to_string())))
     }
+}
+
+/// The query of a list's filters that are set, each followed by `&`, for its paging links.
+pub(super) fn keep(filters: &[(&str, Option<&str>)]) -> String {
+    let mut query = url::form_urlencoded::Serializer::new(String::new());
+    for (name, value) in filters {
+        if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+            query.append_pair(name, value);
+        }
+    }
+    let query = query.finish();
+    if query.is_empty() {
+        query
+    } else {
+        format!("{query}&")
+    }
+}
+
+fn station_cookie(org_id: &str) -> String {
+    format!("shipbase_station_{org_id}")
 }
 
 fn article(word: &str) -> &'static str {
@@ -242,5 +308,19 @@ mod tests {
         assert_eq!(role_for("write:billing"), "owner");
         assert_eq!(role_for("write:orgs"), "admin");
         assert_eq!(role_for("no scope at all"), "owner");
+    }
+
+    #[test]
+    fn paging_links_keep_the_filters_that_are_set() {
+        assert_eq!(
+            keep(&[
+                ("status", Some("pending")),
+                ("q", None),
+                ("from", Some("2026-11-26"))
+            ]),
+            "status=pending&from=2026-11-26&"
+        );
+        assert_eq!(keep(&[("q", Some("R&D 1"))]), "q=R%26D+1&");
+        assert_eq!(keep(&[("q", Some(" "))]), "");
     }
 }

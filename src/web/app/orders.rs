@@ -54,12 +54,13 @@ pub async fn list(
         Ok(page) => page.to_json().unwrap_or_default(),
         Err(err) => return desk.refused(req, err),
     };
+    let keep = super::keep(&[("status", status.as_deref()), ("q", params.q.as_deref())]);
     let tabs: Vec<&str> = OrderStatus::ALL.iter().map(|s| s.as_str()).collect();
     desk.render(
         req,
         "app/orders.html",
         "orders",
-        context! { page => to_value(page), tabs, status, q => params.q },
+        context! { page => to_value(page), tabs, status, q => params.q, keep },
     )
 }
 
@@ -121,10 +122,31 @@ pub(super) async fn choices(ctx: &Ctx, desk: &Desk) -> crate::error::Result<serd
     };
     let carriers = carriers::list(ctx, &desk.actor, &desk.org_id, all()).await?;
     let addresses = sender_addresses::list(ctx, &desk.actor, &desk.org_id, all()).await?;
+    let carriers = carriers.to_json().unwrap_or_default();
     Ok(serde_json::json!({
-        "carriers": carriers.to_json(),
+        "products": products(&carriers),
+        "carriers": carriers,
         "senderAddresses": addresses.to_json(),
     }))
+}
+
+/// One choice per carrier and product: `carrierId|productId`, named "Carrier · Product".
+fn products(carriers: &serde_json::Value) -> Vec<serde_json::Value> {
+    let mut options = Vec::new();
+    for carrier in carriers["data"].as_array().into_iter().flatten() {
+        let (id, name) = (&carrier["id"], &carrier["name"]);
+        let slug = carrier["carrierSlug"].as_str().unwrap_or_default();
+        let offers = crate::carriers::find(slug)
+            .map(|adapter| adapter.info().products)
+            .unwrap_or_default();
+        for offer in offers {
+            options.push(serde_json::json!({
+                "value": format!("{}|{}", id.as_str().unwrap_or_default(), offer.id),
+                "label": format!("{} · {}", name.as_str().unwrap_or_default(), offer.name),
+            }));
+        }
+    }
+    options
 }
 
 /// `POST /app/{orgId}/orders/{id}`: `action=ship` makes the order's shipment and books it.
@@ -180,7 +202,10 @@ pub async fn act(
     )
     .await;
     let notice = match booked {
-        Ok(_) => "Shipment made and booked: its label is ready.".to_string(),
+        Ok(_) => match desk.print_labels(req, ctx, &shipment_id).await {
+            Some(printed) => format!("Shipment made and booked. {printed}"),
+            None => "Shipment made and booked: its label is ready.".to_string(),
+        },
         Err(err) => format!("The shipment was made, but not booked: {err}"),
     };
     desk.visit.leave_notice(req, &notice);

@@ -1,6 +1,7 @@
 //! Scan (DESIGN §20): one focused field for a barcode scanner or the keyboard. A code opens the
-//! order (by order number) or the shipment (by reference) it names; sent with "book", a ready
-//! shipment is booked at once.
+//! order (by order number) or the shipment (by reference) it names; sent (Enter), a ready
+//! shipment is booked at once and its labels go to this station's printer, which is chosen
+//! here once per browser.
 
 use minijinja::context;
 use poem::{
@@ -94,8 +95,30 @@ pub async fn show(
             Err(err) => return desk.refused(req, err),
         }
     }
+    let printers = if desk.may(&crate::service::operations::LIST_PRINTERS) {
+        let all = PageParams {
+            page: None,
+            limit: Some("100".into()),
+        };
+        match crate::service::printers::list(ctx, &desk.actor, &org, all).await {
+            Ok(page) => page
+                .data
+                .into_iter()
+                .map(|p| serde_json::json!({"id": p.id, "name": p.fields.name, "format": p.fields.format}))
+                .collect(),
+            Err(err) => return desk.refused(req, err),
+        }
+    } else {
+        Vec::new()
+    };
+    let station = desk.station(req);
     let notice = desk.visit.take_notice(req);
-    desk.render(req, "app/scan.html", "scan", context! { missing, notice })
+    desk.render(
+        req,
+        "app/scan.html",
+        "scan",
+        context! { missing, notice, printers => crate::web::page::to_value(printers), station },
+    )
 }
 
 /// `POST /app/{orgId}/scan`: the code's shipment booked when it is ready, else opened.
@@ -114,6 +137,15 @@ pub async fn submit(
     if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
         return expired_form(&mut desk.visit, req);
     }
+    if field(&fields, "action") == Some("station") {
+        let printer = field(&fields, "printerId").unwrap_or_default();
+        desk.choose_station(req, printer);
+        desk.visit.leave_notice(
+            req,
+            "This browser prints on that printer from now on (Book and print, Scan).",
+        );
+        return see_other(&desk.path("scan"));
+    }
     let code = field(&fields, "code")
         .unwrap_or_default()
         .trim()
@@ -126,7 +158,10 @@ pub async fn submit(
             };
             let actor = desk.actor.clone();
             let notice = match shipments::book(ctx, &actor, &org, &id, Input::ok(request)).await {
-                Ok(_) => format!("{code} is booked: its labels are ready."),
+                Ok(_) => match desk.print_labels(req, ctx, &id).await {
+                    Some(printed) => format!("{code} is booked. {printed}"),
+                    None => format!("{code} is booked: its labels are ready."),
+                },
                 Err(err) => format!("{code} was not booked: {err}"),
             };
             desk.visit.leave_notice(req, &notice);

@@ -88,7 +88,7 @@ async fn form(
                    "error": errors.get(*name)})
         })
         .collect();
-    let products = products(&choices);
+    let products = choices["products"].clone();
     let general = errors.get("").cloned();
     desk.render(
         req,
@@ -100,25 +100,6 @@ async fn form(
             values => to_value(values), errors => to_value(errors), general,
         },
     )
-}
-
-/// One choice per carrier and product: `carrierId|productId`, named "Carrier · Product".
-fn products(choices: &Value) -> Vec<Value> {
-    let mut options = Vec::new();
-    for carrier in choices["carriers"]["data"].as_array().into_iter().flatten() {
-        let (id, name) = (&carrier["id"], &carrier["name"]);
-        let slug = carrier["carrierSlug"].as_str().unwrap_or_default();
-        let offers = crate::carriers::find(slug)
-            .map(|adapter| adapter.info().products)
-            .unwrap_or_default();
-        for offer in offers {
-            options.push(json!({
-                "value": format!("{}|{}", id.as_str().unwrap_or_default(), offer.id),
-                "label": format!("{} · {}", name.as_str().unwrap_or_default(), offer.name),
-            }));
-        }
-    }
-    options
 }
 
 #[handler]

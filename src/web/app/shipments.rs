@@ -74,6 +74,12 @@ pub async fn list(
         ),
         Err(err) => return desk.refused(req, err),
     };
+    let keep = super::keep(&[
+        ("status", status.as_deref()),
+        ("q", params.q.as_deref()),
+        ("from", params.from.as_deref()),
+        ("to", params.to.as_deref()),
+    ]);
     let tabs: Vec<&str> = ShipmentStatus::ALL.iter().map(|s| s.as_str()).collect();
     let may_create = desk.may(&ops::CREATE_SHIPMENT);
     desk.render(
@@ -81,7 +87,7 @@ pub async fn list(
         "app/shipments.html",
         "shipments",
         context! {
-            page => to_value(page), tabs, status, error, may_create,
+            page => to_value(page), tabs, status, error, may_create, keep,
             q => params.q, from => params.from, to => params.to,
         },
     )
@@ -113,10 +119,17 @@ async fn shipment_page(
     };
     let status = shipment.shipment.status;
     let write = desk.may(&ops::BOOK_SHIPMENT);
+    let station = desk.station(req);
+    let has_labels = shipment
+        .documents
+        .iter()
+        .any(|d| d.document_type == crate::model::document::LABEL);
     let actions = context! {
         book => write && status.is_unbooked(),
-        cancel => write && status != ShipmentStatus::Cancelled,
-        return_shipment => write && !status.is_unbooked() && shipment.shipment.kind == "outbound",
+        book_print => write && status.is_unbooked() && station.is_some(),
+        print => write && has_labels && station.is_some(),
+        cancel => write && status.can_move(ShipmentStatus::Cancelled),
+        return_shipment => write && status.has_left() && shipment.shipment.kind == "outbound",
     };
     let notice = desk.visit.take_notice(req);
     desk.render(
@@ -130,7 +143,42 @@ async fn shipment_page(
     )
 }
 
-/// `POST /app/{orgId}/shipments/{id}` with `action` `book`, `cancel` or `return`.
+/// `GET /app/{orgId}/shipments/{id}/documents/{documentId}`: the document's file, shown in the
+/// browser (a PDF opens ready to print; ZPL downloads).
+#[handler]
+pub async fn document(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, id, doc)): Path<(String, String, String)>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    match shipments::document(ctx, &desk.actor, &org, &id, &doc).await {
+        Ok(download) => {
+            let pdf = download.document.format == crate::model::document::PDF;
+            let disposition = if pdf { "inline" } else { "attachment" };
+            Response::builder()
+                .content_type(if pdf {
+                    "application/pdf"
+                } else {
+                    "application/zpl"
+                })
+                .header(
+                    "Content-Disposition",
+                    format!("{disposition}; filename=\"{}\"", download.filename),
+                )
+                .header("Cache-Control", "private, no-store")
+                .header("X-Content-Type-Options", "nosniff")
+                .body(download.document.content.0)
+        }
+        Err(err) => desk.refused(req, err),
+    }
+}
+
+/// `POST /app/{orgId}/shipments/{id}` with `action` `book`, `book_print` (book, then send the
+/// labels to this station's printer), `print`, `cancel` or `return`.
 #[handler]
 pub async fn act(
     req: &Request,
@@ -147,15 +195,30 @@ pub async fn act(
         return expired_form(&mut desk.visit, req);
     }
     let actor = desk.actor.clone();
-    let done = match field(&fields, "action").unwrap_or_default() {
-        "book" => {
+    let action = field(&fields, "action").unwrap_or_default();
+    let done = match action {
+        "book" | "book_print" => {
             let request = BookIn {
                 documents: None,
                 after_unknown_outcome: None,
             };
-            shipments::book(ctx, &actor, &org, &id, Input::ok(request))
+            match shipments::book(ctx, &actor, &org, &id, Input::ok(request)).await {
+                Ok(_) if action == "book_print" => {
+                    let printed = desk.print_labels(req, ctx, &id).await.unwrap_or_default();
+                    desk.visit.leave_notice(req, &format!("Booked. {printed}"));
+                    return see_other(&desk.path(&format!("shipments/{id}")));
+                }
+                Ok(_) => Ok((id.clone(), "Booked: the labels are ready.")),
+                Err(err) => Err(err),
+            }
+        }
+        "print" => {
+            let printed = desk
+                .print_labels(req, ctx, &id)
                 .await
-                .map(|_| (id.clone(), "Booked: the labels are ready."))
+                .unwrap_or_else(|| "Choose this station's printer on the Scan page first.".into());
+            desk.visit.leave_notice(req, &printed);
+            return see_other(&desk.path(&format!("shipments/{id}")));
         }
         "cancel" => {
             let request = StatusIn {

@@ -30,6 +30,7 @@ mod emit;
 pub mod housekeeping;
 pub mod input;
 pub mod jobs;
+pub mod live;
 pub mod members;
 pub mod oauth;
 pub mod operations;

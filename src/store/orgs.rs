@@ -124,3 +124,19 @@ pub fn set_plan(tx: &Tx, org_id: &str, plan: &str, now: &str) -> Result<bool> {
         .execute(params![org_id, plan, now])?;
     Ok(n == 1)
 }
+
+/// What changed last in an organization: the newest update of its shipments, orders and print
+/// jobs, joined (DESIGN §20, live lists). Three index lookups.
+pub fn change_marker(db: &Reader, org_id: &str) -> Result<String> {
+    let mut parts = Vec::with_capacity(3);
+    for table in ["shipments", "orders", "print_jobs"] {
+        let newest: Option<String> = db
+            .conn
+            .prepare_cached(&format!(
+                "SELECT MAX(updated_at) FROM {table} WHERE org_id = ?1"
+            ))?
+            .query_row([org_id], |r| r.get(0))?;
+        parts.push(newest.unwrap_or_default());
+    }
+    Ok(parts.join("|"))
+}

@@ -24,8 +24,9 @@ pub const CSRF_COOKIE: &str = "shipbase_csrf";
 const NOTICE_COOKIE: &str = "shipbase_notice";
 const CSRF_PURPOSE: &str = "csrf";
 
-/// Content-Security-Policy of every page: own styles only, no scripts, never framed.
-const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+/// Content-Security-Policy of every page: own styles and scripts only (no inline script), own
+/// fetches only, never framed.
+const CSP: &str = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();

@@ -14,7 +14,12 @@ use crate::{
 fn assert_page_headers(page: &Page) {
     let csp = page.header("content-security-policy");
     assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
-    assert!(!csp.contains("script-src"), "no scripts at all: {csp}");
+    // Scripts only from the server's own files, never inline.
+    assert!(csp.contains("script-src 'self'"), "{csp}");
+    assert!(
+        !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"),
+        "{csp}"
+    );
     assert_eq!(page.header("x-frame-options"), "DENY");
     assert_eq!(page.header("x-content-type-options"), "nosniff");
     assert_eq!(page.header("cache-control"), "no-store");

@@ -951,3 +951,38 @@ async fn the_shipments_list_filters_by_status_reference_and_day_and_escapes_what
     );
     assert!(!page.html.contains("<b>R&D</b>"), "unescaped");
 }
+
+#[tokio::test]
+async fn the_change_marker_moves_with_every_change_live_lists_show() {
+    let shop = Shop::new().await;
+    let mut browser = owner(&shop).await;
+    let path = app_path(&shop.org, "changes");
+    let marker = |page: &Page| -> String {
+        let body: serde_json::Value = serde_json::from_str(&page.html).expect("JSON");
+        body["marker"].as_str().expect("a marker").to_string()
+    };
+    let first = browser.get(&path).await;
+    assert_eq!(first.status, 200, "{}", first.html);
+    let before = marker(&first);
+    assert_eq!(marker(&browser.get(&path).await), before, "nothing changed");
+    let id = id_of(&shop.create(shop.body()).await);
+    let created = marker(&browser.get(&path).await);
+    assert_ne!(created, before, "a new shipment");
+    shop.app.book_shipment(&shop.org, &id).await;
+    assert_ne!(marker(&browser.get(&path).await), created, "a booking");
+
+    // The pages that follow changes load the script that polls it.
+    let list = browser.get(&app_path(&shop.org, "shipments")).await;
+    assert!(
+        list.html
+            .contains("<script src=\"/static/app.js\" defer></script>")
+    );
+    assert!(list.html.contains(&format!("data-changes=\"{path}\"")));
+
+    // Signed out it is a sign-in; another organization's is not there.
+    let signed_out = Browser::new(&shop.app).get(&path).await;
+    assert_eq!(signed_out.status, 303);
+    let other = shop.app.create_org();
+    let theirs = browser.get(&app_path(&other, "changes")).await;
+    assert_eq!(theirs.status, 404);
+}

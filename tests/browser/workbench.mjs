@@ -181,6 +181,20 @@ async function main() {
     await look(page, 'shipments');
     ok('the shipment is on the list');
 
+    // Live: a shipment made elsewhere (here over the API) appears without a reload.
+    await page.evaluate(() => { window.stayed = true; });
+    const mine = await api('GET', '/shipments?limit=1');
+    const template = await api('GET', `/shipments/${mine.data[0].id}`);
+    await api('POST', '/shipments', {
+      reference: 'LIVE-1', senderAddressId: mine.data[0].senderAddress.id,
+      type: 'outbound', parties: template.parties.filter((p) => p.type === 'receiver'),
+      carrierSettings: { carrierId: template.carrierSettings.carrierId, productId: 'standard' },
+      parcels: [{ weight: 0.5 }],
+    });
+    await page.waitForFunction(() => document.body.textContent.includes('LIVE-1'), null, { timeout: 15_000 });
+    assert.equal(await page.evaluate(() => window.stayed), true, 'the list changed in place, not by a reload');
+    ok('a new shipment appears on the list without a reload');
+
     // The order inbox: an order made over the API, shipped and booked from its page.
     const channel = await api('POST', '/order-channels', { name: 'Web shop', type: 'manual' });
     const order = await api('POST', '/orders', {

@@ -31,6 +31,7 @@ pub fn routes(routes: Route) -> Route {
     routes
         .at("/app", get(organizations).with(jar()))
         .at("/app/:org", get(home).with(jar()))
+        .at("/app/:org/changes", get(changes).with(jar()))
         .at("/app/:org/orders", get(orders::list).with(jar()))
         .at(
             "/app/:org/orders/:id",
@@ -68,6 +69,8 @@ pub struct Desk {
     pub actor: Actor,
     pub membership: Membership,
     pub org_id: String,
+    /// The organization's latest change when the page was made (live lists compare it).
+    marker: String,
 }
 
 impl Desk {
@@ -79,12 +82,18 @@ impl Desk {
             return Err(to_sign_in(req));
         };
         match sessions::in_org(ctx, &user, org_id).await {
-            Ok(Some((actor, membership))) => Ok(Desk {
-                visit,
-                actor,
-                membership,
-                org_id: org_id.to_string(),
-            }),
+            Ok(Some((actor, membership))) => {
+                let marker = crate::service::live::change_marker(ctx, &actor, org_id)
+                    .await
+                    .unwrap_or_default();
+                Ok(Desk {
+                    visit,
+                    actor,
+                    membership,
+                    org_id: org_id.to_string(),
+                    marker,
+                })
+            }
             Ok(None) => Err(not_found(&mut visit, req)),
             Err(err) => Err(visit.failed(req, err)),
         }
@@ -155,6 +164,7 @@ impl Desk {
             org_id => self.org_id.clone(),
             org_name => self.membership.org_name.clone(),
             role => self.membership.role.clone(),
+            marker => self.marker.clone(),
             section,
         };
         self.visit
@@ -286,6 +296,19 @@ fn memberships_view(memberships: &[Membership]) -> Vec<serde_json::Value> {
         .iter()
         .map(|m| serde_json::json!({"id": m.org_id, "name": m.org_name, "role": m.role}))
         .collect()
+}
+
+/// `/app/{orgId}/changes`: `{"marker": …}`, the organization's latest change, which live lists
+/// poll.
+#[handler]
+async fn changes(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<String>) -> Response {
+    match Desk::open(req, ctx, &org).await {
+        Ok(desk) => Response::builder()
+            .content_type("application/json")
+            .header("Cache-Control", "no-store")
+            .body(serde_json::json!({ "marker": desk.marker }).to_string()),
+        Err(answer) => answer,
+    }
 }
 
 /// `/app/{orgId}`: the order inbox is where the day starts.

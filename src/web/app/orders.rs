@@ -60,7 +60,7 @@ pub async fn list(
         req,
         "app/orders.html",
         "orders",
-        context! { page => to_value(page), tabs, status, q => params.q, keep },
+        context! { page => to_value(page), tabs, status, q => params.q, keep, live => true },
     )
 }
 
@@ -109,7 +109,7 @@ async fn order_page(
         "orders",
         context! {
             order => to_value(order.to_json().unwrap_or_default()),
-            may_ship, choices => to_value(choices), error, notice,
+            may_ship, choices => to_value(choices), error, notice, live => true,
         },
     )
 }

@@ -87,7 +87,7 @@ pub async fn list(
         "app/shipments.html",
         "shipments",
         context! {
-            page => to_value(page), tabs, status, error, may_create, keep,
+            page => to_value(page), tabs, status, error, may_create, keep, live => true,
             q => params.q, from => params.from, to => params.to,
         },
     )
@@ -138,7 +138,7 @@ async fn shipment_page(
         "shipments",
         context! {
             shipment => to_value(shipment.to_json().unwrap_or_default()),
-            actions, error, notice,
+            actions, error, notice, live => true,
         },
     )
 }

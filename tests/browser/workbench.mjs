@@ -195,6 +195,38 @@ async function main() {
     assert.equal(await page.evaluate(() => window.stayed), true, 'the list changed in place, not by a reload');
     ok('a new shipment appears on the list without a reload');
 
+    // Bulk: ten shipments booked at once, then their labels as one PDF.
+    const refs = [];
+    for (let n = 1; n <= 10; n += 1) {
+      refs.push(`BULK-${String(n).padStart(2, '0')}`);
+      await api('POST', '/shipments', {
+        reference: refs.at(-1), senderAddressId: mine.data[0].senderAddress.id, type: 'outbound',
+        parties: template.parties.filter((p) => p.type === 'receiver'),
+        carrierSettings: { carrierId: template.carrierSettings.carrierId, productId: 'standard' },
+        parcels: [{ weight: n / 10 }],
+      });
+    }
+    await page.goto(`${BASE_URL}${app('shipments?status=pending&q=')}`);
+    for (const ref of refs) await page.getByLabel(`Select ${ref}`).check();
+    await page.getByRole('button', { name: 'Book selected' }).click();
+    assert.match(await textOf(page), /Booked 10 of 10\./);
+    await page.goto(`${BASE_URL}${app('shipments?status=processing')}`);
+    for (const ref of refs) await page.getByLabel(`Select ${ref}`).check();
+    // What "Labels of selected (PDF)" posts (it opens in a new tab): the checked boxes, in order.
+    const csrf = await page.inputValue('#bulk input[name=csrf_token]');
+    const ids = await page.$$eval('#bulk input[name=ids]:checked', (boxes) => boxes.map((b) => b.value));
+    assert.equal(ids.length, 10);
+    const merged = await page.request.post(`${BASE_URL}${app('shipments')}`, {
+      data: new URLSearchParams([['csrf_token', csrf], ['action', 'labels'], ...ids.map((id) => ['ids', id])]).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(merged.status(), 200);
+    assert.equal(merged.headers()['content-type'], 'application/pdf');
+    const pdf = (await merged.body()).toString('latin1');
+    assert.ok(pdf.startsWith('%PDF-'), 'the merged labels are a PDF');
+    assert.equal((pdf.match(/\/Type\s*\/Page\b/g) || []).length, 10, 'one page per shipment');
+    ok('ten shipments booked at once and their labels merged into one PDF');
+
     // The order inbox: an order made over the API, shipped and booked from its page.
     const channel = await api('POST', '/order-channels', { name: 'Web shop', type: 'manual' });
     const order = await api('POST', '/orders', {

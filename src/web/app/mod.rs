@@ -37,7 +37,10 @@ pub fn routes(routes: Route) -> Route {
             "/app/:org/orders/:id",
             get(orders::show).post(orders::act).with(jar()),
         )
-        .at("/app/:org/shipments", get(shipments::list).with(jar()))
+        .at(
+            "/app/:org/shipments",
+            get(shipments::list).post(shipments::bulk).with(jar()),
+        )
         .at(
             "/app/:org/shipments/new",
             get(shipment_form::show)

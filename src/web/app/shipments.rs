@@ -82,12 +82,19 @@ pub async fn list(
     ]);
     let tabs: Vec<&str> = ShipmentStatus::ALL.iter().map(|s| s.as_str()).collect();
     let may_create = desk.may(&ops::CREATE_SHIPMENT);
+    let choices = context! {
+        book => desk.may(&ops::BOOK_SHIPMENT),
+        print => desk.may(&ops::BOOK_SHIPMENT) && desk.station(req).is_some(),
+        labels => desk.may(&ops::MERGE_DOCUMENTS),
+    };
+    let notice = desk.visit.take_notice(req);
     desk.render(
         req,
         "app/shipments.html",
         "shipments",
         context! {
             page => to_value(page), tabs, status, error, may_create, keep, live => true,
+            bulk => choices, notice,
             q => params.q, from => params.from, to => params.to,
         },
     )
@@ -141,6 +148,100 @@ async fn shipment_page(
             actions, error, notice, live => true,
         },
     )
+}
+
+/// Most shipments one bulk action takes (the merge's own limit).
+const BULK_MAX: usize = 100;
+
+/// `POST /app/{orgId}/shipments`: the selected shipments (`ids`) booked (`action=book`),
+/// booked with their labels sent to this station's printer (`book_print`), or their labels as
+/// one PDF in the order selected (`labels`).
+#[handler]
+pub async fn bulk(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path(org): Path<String>,
+    body: Vec<u8>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let fields = form_fields(&body);
+    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
+        return expired_form(&mut desk.visit, req);
+    }
+    let ids: Vec<String> = fields
+        .iter()
+        .filter(|(k, _)| k == "ids")
+        .map(|(_, v)| v.clone())
+        .take(BULK_MAX)
+        .collect();
+    let back = desk.path("shipments");
+    if ids.is_empty() {
+        desk.visit.leave_notice(req, "Select shipments first.");
+        return see_other(&back);
+    }
+    let action = field(&fields, "action").unwrap_or_default();
+    if action == "labels" {
+        let request = crate::model::pdf_merge::DocumentMergeIn {
+            shipment_ids: ids,
+            document_type: crate::model::document::LABEL.into(),
+        };
+        let merged =
+            crate::service::documents::merge(ctx, &desk.actor, &org, Input::ok(request)).await;
+        return match merged {
+            Ok(pdf) => Response::builder()
+                .content_type("application/pdf")
+                .header("Content-Disposition", "inline; filename=\"labels.pdf\"")
+                .header("Cache-Control", "private, no-store")
+                .body(pdf),
+            Err(err @ (Error::NotFound | Error::InsufficientScope(_))) => desk.refused(req, err),
+            Err(err) => {
+                desk.visit.leave_notice(req, &format!("No labels: {err}"));
+                see_other(&back)
+            }
+        };
+    }
+    if !matches!(action, "book" | "book_print") {
+        return desk.refused(req, Error::invalid("action", "no such action"));
+    }
+    let actor = desk.actor.clone();
+    let (mut booked, mut printed, mut problems) = (0, 0, Vec::new());
+    for id in &ids {
+        let request = BookIn {
+            documents: None,
+            after_unknown_outcome: None,
+        };
+        match shipments::book(ctx, &actor, &org, id, Input::ok(request)).await {
+            Ok(_) => {
+                booked += 1;
+                if action == "book_print"
+                    && desk
+                        .print_labels(req, ctx, id)
+                        .await
+                        .is_some_and(|said| said.contains("sent"))
+                {
+                    printed += 1;
+                }
+            }
+            Err(err) => problems.push(format!("{id}: {err}")),
+        }
+    }
+    let mut notice = format!("Booked {booked} of {}.", ids.len());
+    if action == "book_print" {
+        notice.push_str(&format!(
+            " Labels of {printed} sent to this station's printer."
+        ));
+    }
+    if let Some(first) = problems.first() {
+        notice.push_str(&format!(" Not booked: {first}"));
+        if problems.len() > 1 {
+            notice.push_str(&format!(" (and {} more)", problems.len() - 1));
+        }
+    }
+    desk.visit.leave_notice(req, &notice);
+    see_other(&back)
 }
 
 /// `GET /app/{orgId}/shipments/{id}/documents/{documentId}`: the document's file, shown in the

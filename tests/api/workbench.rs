@@ -986,3 +986,100 @@ async fn the_change_marker_moves_with_every_change_live_lists_show() {
     let theirs = browser.get(&app_path(&other, "changes")).await;
     assert_eq!(theirs.status, 404);
 }
+
+/// The text of the first `<code>` after `marker` in `html`.
+fn code_after(html: &str, marker: &str) -> String {
+    let from = html
+        .find(marker)
+        .unwrap_or_else(|| panic!("{marker} not in {html}"));
+    let rest = &html[from..];
+    let start = rest.find("<code>").expect("a <code>") + "<code>".len();
+    let end = rest[start..].find("</code>").expect("</code>");
+    rest[start..start + end].to_string()
+}
+
+#[tokio::test]
+async fn settings_make_tokens_members_webhooks_and_channels_and_show_secrets_once() {
+    let shop = Shop::with_config("[webhooks]\nallow_private_targets = true\n").await;
+    let mut browser = owner(&shop).await;
+
+    // An API token: its value on the answering page only, and it works.
+    let path = app_path(&shop.org, "settings/api-tokens");
+    let form = browser.get(&path).await;
+    let page = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&form)),
+                ("name", "Packing script"),
+                ("scopes", "read:shipments write:shipments"),
+            ],
+        )
+        .await;
+    assert_html_page(&page, "the token made");
+    let token = code_after(&page.html, "The token (shown only now)");
+    assert!(token.starts_with("shb_"), "{token}");
+    shop.app
+        .get(&format!("/orgs/{}/shipments", shop.org.id), &token)
+        .await
+        .expect(200);
+    let listed = browser.get(&path).await;
+    assert!(listed.text().contains("Packing script"));
+    assert!(!listed.html.contains(&token), "never shown again");
+
+    // A member.
+    let path = app_path(&shop.org, "settings/members");
+    let form = browser.get(&path).await;
+    let added = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&form)),
+                ("email", "new.packer@example.com"),
+                ("name", "New Packer"),
+                ("role", "member"),
+            ],
+        )
+        .await;
+    assert_eq!(added.status, 303, "{}", added.text());
+    let listed = browser.get(&path).await;
+    assert!(
+        listed.text().contains("new.packer@example.com"),
+        "{}",
+        listed.text()
+    );
+
+    // A webhook: its signing secret once.
+    let path = app_path(&shop.org, "settings/webhooks");
+    let form = browser.get(&path).await;
+    let page = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&form)),
+                ("name", "ERP"),
+                ("url", "http://127.0.0.1:9/hooks/shipbase"),
+                ("events", "shipment.created shipment.updated"),
+            ],
+        )
+        .await;
+    assert_html_page(&page, "the webhook made");
+    let secret = code_after(&page.html, "The signing secret (shown only now)");
+    assert!(secret.starts_with("whsec_"), "{secret}");
+
+    // A manual order channel: no secret to show, back to the list.
+    let path = app_path(&shop.org, "settings/order-channels");
+    let form = browser.get(&path).await;
+    let added = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&form)),
+                ("name", "Web shop"),
+                ("type", "manual"),
+            ],
+        )
+        .await;
+    assert_eq!(added.status, 303, "{}", added.text());
+    assert_eq!(total(&shop, "order-channels").await, 1);
+}

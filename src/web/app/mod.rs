@@ -19,9 +19,11 @@ use crate::{
     web::page::{Visit, see_other},
 };
 
+mod form_inputs;
 mod orders;
 mod scan;
 mod settings;
+mod settings_forms;
 mod shipment_form;
 mod shipments;
 
@@ -62,7 +64,7 @@ pub fn routes(routes: Route) -> Route {
         .at("/app/:org/settings", get(settings::index).with(jar()))
         .at(
             "/app/:org/settings/:page",
-            get(settings::show).post(settings::submit).with(jar()),
+            get(settings::show).post(settings_forms::submit).with(jar()),
         )
 }
 

@@ -16,13 +16,8 @@ use serde_json::{Value, json};
 use super::Desk;
 use crate::{
     error::{Error, Result},
-    service::{
-        self, Ctx, Input, PageParams, decode_value, operations as ops, operations::Operation,
-    },
-    web::{
-        login::expired_form,
-        page::{field, form_fields, see_other, to_value},
-    },
+    service::{self, Ctx, PageParams, operations as ops, operations::Operation},
+    web::page::to_value,
 };
 
 /// A settings page: path, title, the operation that lists it, its columns (heading, JSON
@@ -239,13 +234,26 @@ pub async fn show(
     .await
 }
 
-async fn settings_page(
+pub(super) async fn settings_page(
     desk: &mut Desk,
     req: &Request,
     ctx: &Ctx,
     page: &str,
     values: &BTreeMap<String, String>,
     errors: &BTreeMap<String, String>,
+) -> Response {
+    page_with_secret(desk, req, ctx, page, values, errors, None).await
+}
+
+/// The page, with `secret` (a value shown once: a token, a signing secret) when one was made.
+pub(super) async fn page_with_secret(
+    desk: &mut Desk,
+    req: &Request,
+    ctx: &Ctx,
+    page: &str,
+    values: &BTreeMap<String, String>,
+    errors: &BTreeMap<String, String>,
+    secret: Option<(String, String)>,
 ) -> Response {
     let Some(spec) = PAGES.iter().find(|p| p.path == page) else {
         return desk.refused(req, Error::NotFound);
@@ -269,11 +277,11 @@ async fn settings_page(
         })
         .collect();
     let headings: Vec<&str> = spec.columns.iter().map(|(h, _)| *h).collect();
-    let form = match form_of(page).filter(|(op, _)| desk.may(op)) {
+    let form = match super::form_inputs::form_of(page).filter(|(op, _)| desk.may(op)) {
         Some((_, inputs)) => {
             let mut fields = Vec::new();
             for (name, label, required) in inputs {
-                let options = match options(ctx, desk, name).await {
+                let options = match super::form_inputs::options(ctx, desk, name).await {
                     Ok(options) => options,
                     Err(err) => return desk.refused(req, err),
                 };
@@ -292,172 +300,7 @@ async fn settings_page(
         context! {
             page, title => spec.title, headings, rows, data => to_value(&data),
             form => to_value(form), general => errors.get(""), notice,
+            secret => secret.map(|(what, value)| context! { what, value }),
         },
     )
-}
-
-/// The choices of an input that has them: `[value, label]` pairs; None for free text.
-async fn options(ctx: &Ctx, desk: &Desk, name: &str) -> Result<Option<Vec<(String, String)>>> {
-    let fixed = |pairs: &[(&str, &str)]| {
-        Some(
-            pairs
-                .iter()
-                .map(|(v, l)| (v.to_string(), l.to_string()))
-                .collect(),
-        )
-    };
-    Ok(match name {
-        "senderAddressId" => {
-            let page =
-                service::sender_addresses::list(ctx, &desk.actor, &desk.org_id, all()).await?;
-            Some(
-                page.data
-                    .into_iter()
-                    .map(|a| {
-                        (
-                            a.id.clone(),
-                            format!("{}, {}", a.fields.name, a.fields.city),
-                        )
-                    })
-                    .collect(),
-            )
-        }
-        "carrierSlug" => Some(
-            crate::carriers::registry()
-                .iter()
-                .map(|c| {
-                    let info = c.info();
-                    (
-                        info.slug.to_string(),
-                        format!("{} ({})", info.name, info.description),
-                    )
-                })
-                .collect(),
-        ),
-        "kind" => fixed(&[
-            ("raw", "Raw TCP (port 9100)"),
-            ("ipp", "IPP (ipp://, ipps://)"),
-        ]),
-        "format" => fixed(&[("pdf", "PDF"), ("zpl", "ZPL (thermal label printers)")]),
-        _ => None,
-    })
-}
-
-/// A form's inputs: name, label, required.
-type Inputs = &'static [(&'static str, &'static str, bool)];
-
-/// The add form of a page: its create operation and inputs.
-fn form_of(page: &str) -> Option<(&'static Operation, Inputs)> {
-    match page {
-        "sender-addresses" => Some((
-            &ops::CREATE_SENDER_ADDRESS,
-            &[
-                ("name", "Name", true),
-                ("attContact", "Contact person", true),
-                ("address1", "Street and number", true),
-                ("zipcode", "Postal code", true),
-                ("city", "City", true),
-                ("state", "State or region", true),
-                ("countryCode", "Country (2 letters)", true),
-                ("phone", "Phone", true),
-                ("email", "E-mail", true),
-            ],
-        )),
-        "carriers" => Some((
-            &ops::CREATE_CARRIER,
-            &[
-                ("name", "Name", true),
-                (
-                    "carrierSlug",
-                    "Type (sandbox, manual, postnord, dhl_express)",
-                    true,
-                ),
-                ("senderAddressId", "Ships from", true),
-            ],
-        )),
-        "printers" => Some((
-            &ops::CREATE_PRINTER,
-            &[
-                ("name", "Name", true),
-                ("kind", "Kind", true),
-                ("address", "Address (host:port, or an ipp:// URI)", true),
-                ("format", "Takes", true),
-            ],
-        )),
-        _ => None,
-    }
-}
-
-#[handler]
-pub async fn submit(
-    req: &Request,
-    Data(ctx): Data<&Ctx>,
-    Path((org, page)): Path<(String, String)>,
-    body: Vec<u8>,
-) -> Response {
-    let mut desk = match Desk::open(req, ctx, &org).await {
-        Ok(desk) => desk,
-        Err(answer) => return answer,
-    };
-    let fields = form_fields(&body);
-    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
-        return expired_form(&mut desk.visit, req);
-    }
-    let values: BTreeMap<String, String> = fields
-        .iter()
-        .filter(|(k, _)| k != "csrf_token")
-        .map(|(k, v)| (k.clone(), v.trim().to_string()))
-        .collect();
-    let mut body: serde_json::Map<String, Value> =
-        values.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-    let actor = desk.actor.clone();
-    let made = match page.as_str() {
-        "sender-addresses" => {
-            let input = Input::new(decode_value(Value::Object(body)));
-            service::sender_addresses::create(ctx, &actor, &org, input)
-                .await
-                .map(|_| ())
-        }
-        "carriers" => {
-            body.insert("config".into(), json!({}));
-            let input = Input::new(decode_value(Value::Object(body)));
-            service::carriers::create(ctx, &actor, &org, input)
-                .await
-                .map(|_| ())
-        }
-        "printers" => {
-            let input = Input::new(decode_value(Value::Object(body)));
-            service::printers::create(ctx, &actor, &org, input)
-                .await
-                .map(|_| ())
-        }
-        _ => Err(Error::NotFound),
-    };
-    match made {
-        Ok(()) => {
-            desk.visit.leave_notice(req, "Added.");
-            see_other(&desk.path(&format!("settings/{page}")))
-        }
-        Err(Error::Validation(problems)) => {
-            let errors = problems
-                .into_iter()
-                .map(|p| {
-                    let input = if values.contains_key(&p.field) {
-                        p.field
-                    } else {
-                        String::new()
-                    };
-                    (input, p.message)
-                })
-                .collect();
-            settings_page(&mut desk, req, ctx, &page, &values, &errors).await
-        }
-        Err(err @ (Error::NotFound | Error::InsufficientScope(_) | Error::Forbidden(_))) => {
-            desk.refused(req, err)
-        }
-        Err(err) => {
-            let errors = BTreeMap::from([(String::new(), err.to_string())]);
-            settings_page(&mut desk, req, ctx, &page, &values, &errors).await
-        }
-    }
 }

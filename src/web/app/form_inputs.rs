@@ -1,0 +1,159 @@
+//! What each Settings add form asks (DESIGN §20): its create operation, its inputs, and the
+//! choices of the inputs that have them.
+
+use super::Desk;
+use crate::{
+    error::Result,
+    service::{self, Ctx, PageParams, operations as ops, operations::Operation},
+};
+
+fn all() -> PageParams {
+    PageParams {
+        page: None,
+        limit: Some("100".into()),
+    }
+}
+
+/// The choices of an input that has them: `[value, label]` pairs; None for free text.
+pub(super) async fn options(
+    ctx: &Ctx,
+    desk: &Desk,
+    name: &str,
+) -> Result<Option<Vec<(String, String)>>> {
+    let fixed = |pairs: &[(&str, &str)]| {
+        Some(
+            pairs
+                .iter()
+                .map(|(v, l)| (v.to_string(), l.to_string()))
+                .collect(),
+        )
+    };
+    Ok(match name {
+        "senderAddressId" => {
+            let page =
+                service::sender_addresses::list(ctx, &desk.actor, &desk.org_id, all()).await?;
+            Some(
+                page.data
+                    .into_iter()
+                    .map(|a| {
+                        (
+                            a.id.clone(),
+                            format!("{}, {}", a.fields.name, a.fields.city),
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        "carrierSlug" => Some(
+            crate::carriers::registry()
+                .iter()
+                .map(|c| {
+                    let info = c.info();
+                    (
+                        info.slug.to_string(),
+                        format!("{} ({})", info.name, info.description),
+                    )
+                })
+                .collect(),
+        ),
+        "kind" => fixed(&[
+            ("raw", "Raw TCP (port 9100)"),
+            ("ipp", "IPP (ipp://, ipps://)"),
+        ]),
+        "format" => fixed(&[("pdf", "PDF"), ("zpl", "ZPL (thermal label printers)")]),
+        "role" => fixed(&[("member", "Member"), ("admin", "Admin"), ("owner", "Owner")]),
+        "type" => fixed(&[
+            ("manual", "Manual (orders made in Shipbase or over the API)"),
+            ("shopify", "Shopify"),
+        ]),
+        _ => None,
+    })
+}
+
+/// A form's inputs: name, label, required.
+pub(super) type Inputs = &'static [(&'static str, &'static str, bool)];
+
+/// The add form of a page: its create operation and inputs.
+pub(super) fn form_of(page: &str) -> Option<(&'static Operation, Inputs)> {
+    match page {
+        "sender-addresses" => Some((
+            &ops::CREATE_SENDER_ADDRESS,
+            &[
+                ("name", "Name", true),
+                ("attContact", "Contact person", true),
+                ("address1", "Street and number", true),
+                ("zipcode", "Postal code", true),
+                ("city", "City", true),
+                ("state", "State or region", true),
+                ("countryCode", "Country (2 letters)", true),
+                ("phone", "Phone", true),
+                ("email", "E-mail", true),
+            ],
+        )),
+        "carriers" => Some((
+            &ops::CREATE_CARRIER,
+            &[
+                ("name", "Name", true),
+                (
+                    "carrierSlug",
+                    "Type (sandbox, manual, postnord, dhl_express)",
+                    true,
+                ),
+                ("senderAddressId", "Ships from", true),
+            ],
+        )),
+        "printers" => Some((
+            &ops::CREATE_PRINTER,
+            &[
+                ("name", "Name", true),
+                ("kind", "Kind", true),
+                ("address", "Address (host:port, or an ipp:// URI)", true),
+                ("format", "Takes", true),
+            ],
+        )),
+        "api-tokens" => Some((
+            &ops::CREATE_API_TOKEN,
+            &[
+                ("name", "Name", true),
+                (
+                    "scopes",
+                    "Scopes (space-separated, e.g. read:all write:shipments)",
+                    true,
+                ),
+            ],
+        )),
+        "members" => Some((
+            &ops::ADD_MEMBER,
+            &[
+                ("email", "E-mail", true),
+                ("name", "Name", true),
+                ("role", "Role", true),
+            ],
+        )),
+        "webhooks" => Some((
+            &ops::CREATE_WEBHOOK,
+            &[
+                ("name", "Name", true),
+                ("url", "URL (https://…)", true),
+                (
+                    "events",
+                    "Events (space-separated, e.g. shipment.created shipment.updated)",
+                    true,
+                ),
+            ],
+        )),
+        "order-channels" => Some((
+            &ops::CREATE_ORDER_CHANNEL,
+            &[
+                ("name", "Name", true),
+                ("type", "Type", true),
+                (
+                    "shopDomain",
+                    "Shopify domain (for Shopify: your-shop.myshopify.com)",
+                    false,
+                ),
+            ],
+        )),
+        _ => None,
+    }
+}

@@ -1,0 +1,164 @@
+//! The add forms of Settings (DESIGN §20): each posts its resource's create body, so the
+//! create operation checks it; what it makes that is shown only once (an API token, a webhook's
+//! signing secret, a Shopify channel's secret) is shown on the page that answers the form,
+//! never left in a cookie or the log.
+
+use std::collections::BTreeMap;
+
+use poem::{
+    Request, Response, handler,
+    web::{Data, Path},
+};
+use serde_json::{Value, json};
+
+use super::{
+    Desk,
+    settings::{page_with_secret, settings_page},
+};
+use crate::{
+    error::Error,
+    service::{self, Ctx, Input, decode_value},
+    web::{
+        login::expired_form,
+        page::{field, form_fields, see_other},
+    },
+};
+
+/// `text` split at spaces and commas, as a JSON list.
+fn list(text: &str) -> Value {
+    json!(
+        text.split([' ', ','])
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+    )
+}
+
+#[handler]
+pub async fn submit(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, page)): Path<(String, String)>,
+    body: Vec<u8>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    let fields = form_fields(&body);
+    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
+        return expired_form(&mut desk.visit, req);
+    }
+    let values: BTreeMap<String, String> = fields
+        .iter()
+        .filter(|(k, _)| k != "csrf_token")
+        .map(|(k, v)| (k.clone(), v.trim().to_string()))
+        .collect();
+    let mut body: serde_json::Map<String, Value> =
+        values.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let actor = desk.actor.clone();
+    let mut secret = None;
+    let made = match page.as_str() {
+        "sender-addresses" => {
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::sender_addresses::create(ctx, &actor, &org, input)
+                .await
+                .map(|_| ())
+        }
+        "carriers" => {
+            body.insert("config".into(), json!({}));
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::carriers::create(ctx, &actor, &org, input)
+                .await
+                .map(|_| ())
+        }
+        "printers" => {
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::printers::create(ctx, &actor, &org, input)
+                .await
+                .map(|_| ())
+        }
+        "api-tokens" => {
+            let scopes = values.get("scopes").map(|s| list(s)).unwrap_or_default();
+            body.insert("scopes".into(), scopes);
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::api_tokens::create(ctx, &actor, &org, input)
+                .await
+                .map(|made| {
+                    secret = Some(("The token (shown only now)".to_string(), made.token));
+                })
+        }
+        "members" => {
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::members::add(ctx, &actor, &org, input)
+                .await
+                .map(|_| ())
+        }
+        "webhooks" => {
+            let events = values.get("events").map(|s| list(s)).unwrap_or_default();
+            body.insert("events".into(), events);
+            body.insert("isActive".into(), json!(true));
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::webhooks::create(ctx, &actor, &org, input)
+                .await
+                .map(|hook| {
+                    secret = Some((
+                        "The signing secret (shown only now)".to_string(),
+                        hook.secret,
+                    ));
+                })
+        }
+        "order-channels" => {
+            if values.get("shopDomain").is_none_or(|d| d.is_empty()) {
+                body.remove("shopDomain");
+            }
+            let input = Input::new(decode_value(Value::Object(body)));
+            service::order_channels::create(ctx, &actor, &org, input)
+                .await
+                .map(|channel| {
+                    secret = channel
+                        .webhook_secret
+                        .map(|s| ("The Shopify webhook secret (shown only now)".to_string(), s));
+                })
+        }
+        _ => Err(Error::NotFound),
+    };
+    match made {
+        Ok(()) if secret.is_some() => {
+            page_with_secret(
+                &mut desk,
+                req,
+                ctx,
+                &page,
+                &BTreeMap::new(),
+                &BTreeMap::new(),
+                secret,
+            )
+            .await
+        }
+        Ok(()) => {
+            desk.visit.leave_notice(req, "Added.");
+            see_other(&desk.path(&format!("settings/{page}")))
+        }
+        Err(Error::Validation(problems)) => {
+            let errors = problems
+                .into_iter()
+                .map(|p| {
+                    let input = if values.contains_key(&p.field) {
+                        p.field
+                    } else {
+                        String::new()
+                    };
+                    (input, p.message)
+                })
+                .collect();
+            settings_page(&mut desk, req, ctx, &page, &values, &errors).await
+        }
+        Err(err @ (Error::NotFound | Error::InsufficientScope(_) | Error::Forbidden(_))) => {
+            desk.refused(req, err)
+        }
+        Err(err) => {
+            let errors = BTreeMap::from([(String::new(), err.to_string())]);
+            settings_page(&mut desk, req, ctx, &page, &values, &errors).await
+        }
+    }
+}

@@ -1083,3 +1083,69 @@ async fn settings_make_tokens_members_webhooks_and_channels_and_show_secrets_onc
     assert_eq!(added.status, 303, "{}", added.text());
     assert_eq!(total(&shop, "order-channels").await, 1);
 }
+
+#[tokio::test]
+async fn a_shipment_page_changes_the_status_and_applies_a_rule() {
+    let shop = Shop::new().await;
+    let rule = shop
+        .app
+        .create_rule(
+            &shop.org,
+            crate::fixtures::rule_body(&id_of(&shop.carrier), &id_of(&shop.address)),
+        )
+        .await;
+    let pending = id_of(&shop.create(shop.body()).await);
+    let processing = id_of(&shop.booked(shop.body(), "processing").await);
+    let mut browser = person(&shop, "member").await;
+
+    let path = app_path(&shop.org, &format!("shipments/{pending}"));
+    let page = browser.get(&path).await;
+    assert!(page.text().contains("Apply the rule"), "{}", page.text());
+    let applied = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&page)),
+                ("action", "apply_rule"),
+                ("shippingRuleId", &id_of(&rule)),
+            ],
+        )
+        .await;
+    assert_eq!((applied.status, applied.location()), (303, path.clone()));
+    assert_eq!(shop.get(&pending).await["shippingRule"]["id"], rule["id"]);
+
+    let path = app_path(&shop.org, &format!("shipments/{processing}"));
+    let page = browser.get(&path).await;
+    assert!(!page.text().contains("Apply the rule"), "booked: no rules");
+    let moved = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&page)),
+                ("action", "status"),
+                ("status", "dispatched"),
+            ],
+        )
+        .await;
+    assert_eq!(moved.status, 303, "{}", moved.text());
+    assert_eq!(shop.get(&processing).await["status"], "dispatched");
+    // A move the status machine refuses is shown on the page, and changes nothing.
+    let page = browser.get(&path).await;
+    let refused = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&page)),
+                ("action", "status"),
+                ("status", "pending"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, 200);
+    assert!(
+        refused.html.contains("class=\"alert\""),
+        "{}",
+        refused.text()
+    );
+    assert_eq!(shop.get(&processing).await["status"], "dispatched");
+}

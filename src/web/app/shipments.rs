@@ -138,6 +138,28 @@ async fn shipment_page(
         cancel => write && status.can_move(ShipmentStatus::Cancelled),
         return_shipment => write && status.has_left() && shipment.shipment.kind == "outbound",
     };
+    let moves: Vec<&str> = ShipmentStatus::ALL
+        .iter()
+        .filter(|to| **to != ShipmentStatus::Cancelled && status.can_move(**to))
+        .map(|to| to.as_str())
+        .collect();
+    let moves = if write { moves } else { Vec::new() };
+    let rules = if status.is_unbooked() && desk.may(&ops::APPLY_SHIPPING_RULE) {
+        let all = PageParams {
+            page: None,
+            limit: Some("100".into()),
+        };
+        match crate::service::shipping_rules::list(ctx, &desk.actor, &desk.org_id, all).await {
+            Ok(page) => page
+                .data
+                .into_iter()
+                .map(|r| serde_json::json!({"id": r.rule.id, "name": r.rule.fields.name}))
+                .collect(),
+            Err(err) => return desk.refused(req, err),
+        }
+    } else {
+        Vec::new()
+    };
     let notice = desk.visit.take_notice(req);
     desk.render(
         req,
@@ -145,7 +167,7 @@ async fn shipment_page(
         "shipments",
         context! {
             shipment => to_value(shipment.to_json().unwrap_or_default()),
-            actions, error, notice, live => true,
+            actions, error, notice, live => true, moves, rules => to_value(rules),
         },
     )
 }
@@ -328,6 +350,27 @@ pub async fn act(
             shipments::set_status(ctx, &actor, &org, &id, Input::ok(request))
                 .await
                 .map(|_| (id.clone(), "The shipment is cancelled."))
+        }
+        "status" => {
+            let to = field(&fields, "status").and_then(ShipmentStatus::parse);
+            match to {
+                Some(status) => {
+                    shipments::set_status(ctx, &actor, &org, &id, Input::ok(StatusIn { status }))
+                        .await
+                        .map(|_| (id.clone(), "The status is changed."))
+                }
+                None => Err(Error::invalid("status", "choose a status")),
+            }
+        }
+        "apply_rule" => {
+            let request = crate::model::shipment::ApplyRuleIn {
+                shipping_rule_id: field(&fields, "shippingRuleId")
+                    .unwrap_or_default()
+                    .to_string(),
+            };
+            shipments::apply_shipping_rule(ctx, &actor, &org, &id, Input::ok(request))
+                .await
+                .map(|_| (id.clone(), "The rule is applied."))
         }
         "return" => shipments::create_return(ctx, &actor, &org, &id)
             .await

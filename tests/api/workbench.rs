@@ -1049,6 +1049,58 @@ async fn settings_make_tokens_members_webhooks_and_channels_and_show_secrets_onc
         listed.text()
     );
 
+    // The member's role changed, then the member removed.
+    let listed = browser.get(&path).await;
+    let members = shop
+        .app
+        .get(&format!("/orgs/{}/members", shop.org.id), &shop.org.token)
+        .await
+        .expect(200);
+    let packer = members["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["email"] == "new.packer@example.com")
+        .cloned()
+        .expect("the new member");
+    let packer_id = id_of(&packer);
+    let changed = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&listed)),
+                ("action", "member_role"),
+                ("id", &packer_id),
+                ("role", "admin"),
+            ],
+        )
+        .await;
+    assert_eq!(changed.status, 303, "{}", changed.text());
+    let shown = browser.get(&path).await;
+    assert!(
+        shown.text().contains("New Packer is now admin."),
+        "{}",
+        shown.text()
+    );
+    let removed = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&shown)),
+                ("action", "member_remove"),
+                ("id", &packer_id),
+            ],
+        )
+        .await;
+    assert_eq!(removed.status, 303, "{}", removed.text());
+    assert!(
+        !browser
+            .get(&path)
+            .await
+            .text()
+            .contains("new.packer@example.com")
+    );
+
     // A webhook: its signing secret once.
     let path = app_path(&shop.org, "settings/webhooks");
     let form = browser.get(&path).await;
@@ -1066,6 +1118,56 @@ async fn settings_make_tokens_members_webhooks_and_channels_and_show_secrets_onc
     assert_html_page(&page, "the webhook made");
     let secret = code_after(&page.html, "The signing secret (shown only now)");
     assert!(secret.starts_with("whsec_"), "{secret}");
+    // Its delivery log, with a test send (nothing listens there: not delivered, logged).
+    let hooks = browser.get(&path).await;
+    assert!(
+        hooks
+            .text()
+            .contains("Deliveries to http://127.0.0.1:9/hooks/shipbase")
+    );
+    let hook_id = shop
+        .app
+        .get(&format!("/orgs/{}/webhooks", shop.org.id), &shop.org.token)
+        .await
+        .expect(200)["data"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let tested = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&hooks)),
+                ("action", "test_webhook"),
+                ("id", &hook_id),
+            ],
+        )
+        .await;
+    assert_eq!(tested.status, 303, "{}", tested.text());
+    let log = browser.get(&path).await;
+    assert!(
+        log.text().contains("The test event was not delivered"),
+        "{}",
+        log.text()
+    );
+    let deliveries = shop
+        .app
+        .get(
+            &format!("/orgs/{}/webhooks/{hook_id}/deliveries", shop.org.id),
+            &shop.org.token,
+        )
+        .await
+        .expect(200);
+    assert_eq!(deliveries["total"], 1, "{deliveries}");
+    let event = deliveries["data"][0]["eventType"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        log.text().contains(&event),
+        "the log shows {event}: {}",
+        log.text()
+    );
 
     // A manual order channel: no secret to show, back to the list.
     let path = app_path(&shop.org, "settings/order-channels");

@@ -56,6 +56,45 @@ pub async fn submit(
     let mut body: serde_json::Map<String, Value> =
         values.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     let actor = desk.actor.clone();
+    if let Some(action) = field(&fields, "action") {
+        let id = field(&fields, "id").unwrap_or_default().to_string();
+        let done = match action {
+            "test_webhook" => service::webhooks::test(ctx, &actor, &org, &id)
+                .await
+                .map(|d| {
+                    if d.success {
+                        "The test event was delivered.".to_string()
+                    } else {
+                        format!(
+                            "The test event was not delivered: {}",
+                            d.error.unwrap_or_else(|| "the endpoint refused it".into())
+                        )
+                    }
+                }),
+            "member_role" => {
+                let role = field(&fields, "role").unwrap_or_default();
+                let patch = json!({ "role": role });
+                service::members::update(ctx, &actor, &org, &id, Input::new(decode_value(patch)))
+                    .await
+                    .map(|m| format!("{} is now {}.", m.name, m.role))
+            }
+            "member_remove" => service::members::remove(ctx, &actor, &org, &id)
+                .await
+                .map(|()| "The member is removed; their access ended at once.".to_string()),
+            _ => Err(Error::invalid("action", "no such action")),
+        };
+        return match done {
+            Ok(notice) => {
+                desk.visit.leave_notice(req, &notice);
+                see_other(&desk.path(&format!("settings/{page}")))
+            }
+            Err(err @ (Error::NotFound | Error::InsufficientScope(_))) => desk.refused(req, err),
+            Err(err) => {
+                let errors = BTreeMap::from([(String::new(), err.to_string())]);
+                settings_page(&mut desk, req, ctx, &page, &BTreeMap::new(), &errors).await
+            }
+        };
+    }
     let mut secret = None;
     let made = match page.as_str() {
         "sender-addresses" => {

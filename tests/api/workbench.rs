@@ -1251,3 +1251,59 @@ async fn a_shipment_page_changes_the_status_and_applies_a_rule() {
     );
     assert_eq!(shop.get(&processing).await["status"], "dispatched");
 }
+
+#[tokio::test]
+async fn a_shipment_is_edited_before_booking_with_its_problems_in_place() {
+    let shop = Shop::new().await;
+    let id = id_of(&shop.create(shop.body()).await);
+    let mut browser = person(&shop, "member").await;
+    let path = app_path(&shop.org, &format!("shipments/{id}/edit"));
+    let form = browser.get(&path).await;
+    assert_html_page(&form, &path);
+    assert_eq!(form.hidden("receiver.city").as_deref(), Some("Aarhus"));
+    assert_eq!(form.hidden("reference").as_deref(), Some("REF-1001"));
+
+    let mut fields: Vec<(String, String)> = [
+        "reference",
+        "receiver.name",
+        "receiver.address1",
+        "receiver.postalCode",
+        "receiver.countryCode",
+        "receiver.email",
+        "receiver.phone",
+        "weight",
+    ]
+    .iter()
+    .map(|name| (name.to_string(), form.hidden(name).unwrap_or_default()))
+    .collect();
+    fields.push(("csrf_token".into(), csrf(&form)));
+    fields.push(("senderAddressId".into(), id_of(&shop.address)));
+    fields.push(("product".into(), product(&shop)));
+    fields.push(("receiver.city".into(), String::new()));
+    let page = browser.post(&path, &borrowed(&fields)).await;
+    assert_html_page(&page, "an edit with a problem");
+    error_at(&page, "receiver.city");
+    assert_eq!(
+        shop.get(&id).await["parties"]
+            .to_string()
+            .contains("Aarhus"),
+        true
+    );
+
+    set(&mut fields, "receiver.city", "Odense");
+    set(&mut fields, "weight", "3.25");
+    let saved = browser.post(&path, &borrowed(&fields)).await;
+    assert_eq!(saved.status, 303, "{}", saved.text());
+    let edited = shop.get(&id).await;
+    assert!(edited["parties"].to_string().contains("Odense"), "{edited}");
+    assert_eq!(edited["parcels"][0]["weight"], 3.25);
+    assert_eq!(
+        edited["parcels"][0]["orderLines"][0]["sku"], "SKU-1",
+        "its lines kept"
+    );
+
+    // Once booked there is nothing to edit.
+    shop.app.book_shipment(&shop.org, &id).await;
+    let gone = browser.get(&path).await;
+    assert_eq!(gone.status, 303);
+}

@@ -24,6 +24,7 @@ mod orders;
 mod scan;
 mod settings;
 mod settings_forms;
+mod shipment_edit;
 mod shipment_form;
 mod shipments;
 
@@ -52,6 +53,12 @@ pub fn routes(routes: Route) -> Route {
         .at(
             "/app/:org/shipments/:id",
             get(shipments::show).post(shipments::act).with(jar()),
+        )
+        .at(
+            "/app/:org/shipments/:id/edit",
+            get(shipment_edit::show)
+                .post(shipment_edit::submit)
+                .with(jar()),
         )
         .at(
             "/app/:org/shipments/:id/documents/:doc",

@@ -22,7 +22,7 @@ use crate::{
 };
 
 /// The receiver's inputs: form name, label, JSON key, required, autocomplete.
-const RECEIVER: [(&str, &str, &str, bool, &str); 8] = [
+pub(super) const RECEIVER: [(&str, &str, &str, bool, &str); 8] = [
     ("receiver.name", "Name", "name", true, "name"),
     (
         "receiver.address1",
@@ -66,15 +66,25 @@ pub async fn show(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<String>)
     if let Some(refused) = desk.require(req, &ops::CREATE_SHIPMENT) {
         return refused;
     }
-    form(&mut desk, req, ctx, &BTreeMap::new(), &BTreeMap::new()).await
+    form(
+        &mut desk,
+        req,
+        ctx,
+        &BTreeMap::new(),
+        &BTreeMap::new(),
+        None,
+    )
+    .await
 }
 
-async fn form(
+/// The shipment form: new, or editing the shipment `editing` (its id).
+pub(super) async fn form(
     desk: &mut Desk,
     req: &Request,
     ctx: &Ctx,
     values: &BTreeMap<String, String>,
     errors: &BTreeMap<String, String>,
+    editing: Option<&str>,
 ) -> Response {
     let choices = match choices(ctx, desk).await {
         Ok(choices) => choices,
@@ -97,7 +107,7 @@ async fn form(
         context! {
             receiver => to_value(receiver), products => to_value(products),
             addresses => to_value(&choices["senderAddresses"]["data"]),
-            values => to_value(values), errors => to_value(errors), general,
+            values => to_value(values), errors => to_value(errors), general, editing,
         },
     )
 }
@@ -143,20 +153,20 @@ pub async fn submit(
                     input => (input, p.message),
                 })
                 .collect();
-            form(&mut desk, req, ctx, &values, &errors).await
+            form(&mut desk, req, ctx, &values, &errors, None).await
         }
         Err(err @ (Error::NotFound | Error::InsufficientScope(_) | Error::Forbidden(_))) => {
             desk.refused(req, err)
         }
         Err(err) => {
             let errors = BTreeMap::from([(String::new(), err.to_string())]);
-            form(&mut desk, req, ctx, &values, &errors).await
+            form(&mut desk, req, ctx, &values, &errors, None).await
         }
     }
 }
 
 /// The shipment body (SPEC §2 ShipmentIn) the form's values describe.
-fn body_of(values: &BTreeMap<String, String>) -> Value {
+pub(super) fn body_of(values: &BTreeMap<String, String>) -> Value {
     let get = |name: &str| values.get(name).cloned().unwrap_or_default();
     let mut receiver = json!({"type": "receiver"});
     for (name, _, key, _, _) in RECEIVER {
@@ -187,7 +197,7 @@ fn body_of(values: &BTreeMap<String, String>) -> Value {
 }
 
 /// The form input an error of the body's `field` belongs to ("" for the form as a whole).
-fn input_of(field: &str) -> String {
+pub(super) fn input_of(field: &str) -> String {
     if let Some(key) = field.strip_prefix("parties[0].") {
         return format!("receiver.{key}");
     }

@@ -1306,3 +1306,67 @@ async fn a_shipment_is_edited_before_booking_with_its_problems_in_place() {
     let gone = browser.get(&path).await;
     assert_eq!(gone.status, 303);
 }
+
+#[tokio::test]
+async fn the_carrier_form_asks_for_the_chosen_types_settings_and_keeps_secrets_unshown() {
+    let shop = Shop::new().await;
+    let mut browser = owner(&shop).await;
+    let path = app_path(&shop.org, "settings/carriers");
+    let form = browser.get(&format!("{path}?type=postnord")).await;
+    assert_html_page(&form, "the PostNord form");
+    assert!(
+        form.html.contains("name=\"config.customerNumber\""),
+        "{}",
+        form.text()
+    );
+    assert!(
+        form.html
+            .contains("type=\"password\" name=\"config.apiKey\""),
+        "the key is a password input"
+    );
+    assert_eq!(form.hidden("carrierSlug").as_deref(), Some("postnord"));
+
+    // Without the required customer number: the problem next to it, nothing made.
+    let fields = [
+        ("csrf_token", csrf(&form)),
+        ("name", "PostNord DK".to_string()),
+        ("senderAddressId", id_of(&shop.address)),
+        ("carrierSlug", "postnord".to_string()),
+        ("config.apiKey", "secret-key-123".to_string()),
+        ("config.customerNumber", String::new()),
+        ("config.issuerCode", "Z11".to_string()),
+    ];
+    let page = browser
+        .post(
+            &path,
+            &fields
+                .iter()
+                .map(|(k, v)| (*k, v.as_str()))
+                .collect::<Vec<_>>(),
+        )
+        .await;
+    assert_html_page(&page, "a PostNord carrier without its customer number");
+    error_at(&page, "config.customerNumber");
+    assert!(
+        !page.html.contains("secret-key-123"),
+        "a secret is never shown back"
+    );
+    assert_eq!(total(&shop, "carriers").await, 1);
+
+    let mut fields = fields.to_vec();
+    fields[5].1 = "1234567".into();
+    let made = browser
+        .post(
+            &path,
+            &fields
+                .iter()
+                .map(|(k, v)| (*k, v.as_str()))
+                .collect::<Vec<_>>(),
+        )
+        .await;
+    assert_eq!(made.status, 303, "{}", made.text());
+    assert_eq!(total(&shop, "carriers").await, 2);
+    let listed = browser.get(&path).await;
+    assert!(listed.text().contains("PostNord DK"));
+    assert!(!listed.html.contains("secret-key-123"));
+}

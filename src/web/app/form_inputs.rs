@@ -94,11 +94,6 @@ pub(super) fn form_of(page: &str) -> Option<(&'static Operation, Inputs)> {
             &ops::CREATE_CARRIER,
             &[
                 ("name", "Name", true),
-                (
-                    "carrierSlug",
-                    "Type (sandbox, manual, postnord, dhl_express)",
-                    true,
-                ),
                 ("senderAddressId", "Ships from", true),
             ],
         )),
@@ -156,4 +151,32 @@ pub(super) fn form_of(page: &str) -> Option<(&'static Operation, Inputs)> {
         )),
         _ => None,
     }
+}
+
+/// The inputs a carrier type's configuration asks for (`available-carriers`): `config.<key>`,
+/// a password input for a secret (never filled in again), a choice for a select; and the type
+/// itself, carried along hidden.
+pub(super) fn carrier_inputs(slug: &str) -> Vec<serde_json::Value> {
+    let Some(adapter) = crate::carriers::find(slug) else {
+        return Vec::new();
+    };
+    let mut inputs = vec![serde_json::json!({
+        "name": "carrierSlug", "kind": "hidden", "value": slug, "label": "", "required": true,
+    })];
+    for f in adapter.info().fields {
+        let options: Option<Vec<(String, String)>> = (f.kind == "select").then(|| {
+            f.options
+                .iter()
+                .map(|o| (o.value.to_string(), o.name.to_string()))
+                .collect()
+        });
+        inputs.push(serde_json::json!({
+            "name": format!("config.{}", f.key),
+            "label": if f.description.is_empty() { f.name.to_string() } else { format!("{} ({})", f.name, f.description) },
+            "required": f.required,
+            "kind": if f.kind == "password" { "password" } else { "text" },
+            "options": options,
+        }));
+    }
+    inputs
 }

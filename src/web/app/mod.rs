@@ -23,6 +23,7 @@ mod form_inputs;
 mod orders;
 mod scan;
 mod settings;
+mod settings_extras;
 mod settings_forms;
 mod shipment_edit;
 mod shipment_form;

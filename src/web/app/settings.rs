@@ -13,7 +13,7 @@ use poem::{
 use poem_openapi::types::ToJSON;
 use serde_json::{Value, json};
 
-use super::Desk;
+use super::{Desk, settings_extras::cell};
 use crate::{
     error::{Error, Result},
     service::{self, Ctx, PageParams, operations as ops, operations::Operation},
@@ -198,108 +198,10 @@ async fn fetch(ctx: &Ctx, desk: &Desk, page: &str) -> Result<Value> {
     })
 }
 
-/// What a page shows under its list: each printer's recent jobs, each webhook's recent
-/// deliveries (with a test send), each member's role and removal.
-async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> Result<Vec<Value>> {
-    let recent = || PageParams {
-        page: None,
-        limit: Some("10".into()),
-    };
-    let items = data["data"].as_array().cloned().unwrap_or_default();
-    let mut extras = Vec::new();
-    for item in items {
-        let id = item["id"].as_str().unwrap_or_default().to_string();
-        match page {
-            "printers" => {
-                let jobs = service::printers::jobs(ctx, &desk.actor, &desk.org_id, &id, recent())
-                    .await?
-                    .to_json()
-                    .unwrap_or_default();
-                let rows: Vec<Vec<String>> = jobs["data"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|j| {
-                        [
-                            "/updatedAt",
-                            "/status",
-                            "/attempts",
-                            "/shipmentId",
-                            "/error",
-                        ]
-                        .iter()
-                        .map(|at| cell(j.pointer(at)))
-                        .collect()
-                    })
-                    .collect();
-                extras.push(json!({
-                    "title": format!("Print jobs of {}", cell(item.get("name"))),
-                    "headings": ["When", "Status", "Attempts", "Shipment", "Error"],
-                    "rows": rows,
-                }));
-            }
-            "webhooks" => {
-                let log =
-                    service::webhooks::deliveries(ctx, &desk.actor, &desk.org_id, &id, recent())
-                        .await?
-                        .to_json()
-                        .unwrap_or_default();
-                let rows: Vec<Vec<String>> = log["data"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|d| {
-                        [
-                            "/createdAt",
-                            "/eventType",
-                            "/attempt",
-                            "/responseStatus",
-                            "/success",
-                            "/error",
-                        ]
-                        .iter()
-                        .map(|at| cell(d.pointer(at)))
-                        .collect()
-                    })
-                    .collect();
-                let test = desk.may(&ops::TEST_WEBHOOK).then(
-                    || json!({"action": "test_webhook", "id": id, "label": "Send a test event"}),
-                );
-                extras.push(json!({
-                    "title": format!("Deliveries to {}", cell(item.get("url"))),
-                    "headings": ["When", "Event", "Attempt", "Answer", "Delivered", "Error"],
-                    "rows": rows,
-                    "buttons": test.into_iter().collect::<Vec<_>>(),
-                }));
-            }
-            "members" => {
-                extras.push(json!({
-                    "title": format!("{} ({})", cell(item.get("name")), cell(item.get("email"))),
-                    "headings": [],
-                    "rows": [],
-                    "role": {"id": id, "current": item["role"]},
-                    "buttons": [{"action": "member_remove", "id": id, "label": "Remove from the organization"}],
-                }));
-            }
-            _ => {}
-        }
-    }
-    Ok(extras)
-}
-
-/// A cell's text: strings as they are, lists joined, absent as a dash.
-fn cell(value: Option<&Value>) -> String {
-    match value {
-        None | Some(Value::Null) => "—".into(),
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Bool(b)) => if *b { "yes" } else { "no" }.into(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|i| cell(Some(i)))
-            .collect::<Vec<_>>()
-            .join(", "),
-        Some(other) => other.to_string(),
-    }
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct ShowParams {
+    /// The carrier type whose settings the add form asks for.
+    r#type: Option<String>,
 }
 
 #[handler]
@@ -307,20 +209,18 @@ pub async fn show(
     req: &Request,
     Data(ctx): Data<&Ctx>,
     Path((org, page)): Path<(String, String)>,
+    poem::web::Query(params): poem::web::Query<ShowParams>,
 ) -> Response {
     let mut desk = match Desk::open(req, ctx, &org).await {
         Ok(desk) => desk,
         Err(answer) => return answer,
     };
-    settings_page(
-        &mut desk,
-        req,
-        ctx,
-        &page,
-        &BTreeMap::new(),
-        &BTreeMap::new(),
-    )
-    .await
+    let values: BTreeMap<String, String> = params
+        .r#type
+        .filter(|t| crate::carriers::find(t).is_some())
+        .map(|t| BTreeMap::from([("carrierSlug".to_string(), t)]))
+        .unwrap_or_default();
+    settings_page(&mut desk, req, ctx, &page, &values, &BTreeMap::new()).await
 }
 
 pub(super) async fn settings_page(
@@ -366,7 +266,7 @@ pub(super) async fn page_with_secret(
         })
         .collect();
     let headings: Vec<&str> = spec.columns.iter().map(|(h, _)| *h).collect();
-    let extras = match extras(ctx, desk, page, &data).await {
+    let extras = match super::settings_extras::extras(ctx, desk, page, &data).await {
         Ok(extras) => extras,
         Err(err) => return desk.refused(req, err),
     };
@@ -381,10 +281,32 @@ pub(super) async fn page_with_secret(
                 fields.push(json!({"name": name, "label": label, "required": required,
                     "options": options, "value": values.get(*name), "error": errors.get(*name)}));
             }
+            if page == "carriers" {
+                let slug = values.get("carrierSlug").map_or("sandbox", String::as_str);
+                for mut input in super::form_inputs::carrier_inputs(slug) {
+                    let name = input["name"].as_str().unwrap_or_default().to_string();
+                    if input["kind"] != "password" && input["kind"] != "hidden" {
+                        input["value"] = json!(values.get(&name));
+                    }
+                    input["error"] = json!(errors.get(&name));
+                    fields.push(input);
+                }
+            }
             Some(fields)
         }
         None => None,
     };
+    let types: Vec<Value> = crate::carriers::registry()
+        .iter()
+        .map(|c| {
+            let info = c.info();
+            json!({"slug": info.slug, "name": info.name, "description": info.description})
+        })
+        .collect();
+    let chosen = values
+        .get("carrierSlug")
+        .cloned()
+        .unwrap_or_else(|| "sandbox".into());
     let notice = desk.visit.take_notice(req);
     desk.render(
         req,
@@ -393,6 +315,7 @@ pub(super) async fn page_with_secret(
         context! {
             page, title => spec.title, headings, rows, data => to_value(&data),
             form => to_value(form), general => errors.get(""), notice,
+            types => to_value(types), chosen,
             secret => secret.map(|(what, value)| context! { what, value }),
             extras => to_value(extras), live => page == "printers" || page == "webhooks",
         },

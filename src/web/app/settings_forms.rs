@@ -104,7 +104,18 @@ pub async fn submit(
                 .map(|_| ())
         }
         "carriers" => {
-            body.insert("config".into(), json!({}));
+            // `config.<key>` inputs become the config object; empty ones are left out.
+            let mut config = serde_json::Map::new();
+            body.retain(|key, value| match key.strip_prefix("config.") {
+                Some(name) => {
+                    if value.as_str().is_some_and(|v| !v.is_empty()) {
+                        config.insert(name.to_string(), value.clone());
+                    }
+                    false
+                }
+                None => true,
+            });
+            body.insert("config".into(), Value::Object(config));
             let input = Input::new(decode_value(Value::Object(body)));
             service::carriers::create(ctx, &actor, &org, input)
                 .await
@@ -181,13 +192,9 @@ pub async fn submit(
         Err(Error::Validation(problems)) => {
             let errors = problems
                 .into_iter()
-                .map(|p| {
-                    let input = if values.contains_key(&p.field) {
-                        p.field
-                    } else {
-                        String::new()
-                    };
-                    (input, p.message)
+                .map(|p| match values.contains_key(&p.field) {
+                    true => (p.field, p.message),
+                    false => (String::new(), format!("{}: {}", p.field, p.message)),
                 })
                 .collect();
             settings_page(&mut desk, req, ctx, &page, &values, &errors).await

@@ -176,6 +176,9 @@ async fn every_write_operation_leaves_one_entry_and_reads_none() {
         .await
         .expect(201);
     let printer_path = o(&format!("/printers/{}", id_of(&printer)));
+    app.post(&s("/print"), t, json!({"printerId": id_of(&printer)}))
+        .await
+        .expect(200);
     app.put(
         &printer_path,
         t,

@@ -1370,3 +1370,23 @@ async fn the_carrier_form_asks_for_the_chosen_types_settings_and_keeps_secrets_u
     assert!(listed.text().contains("PostNord DK"));
     assert!(!listed.html.contains("secret-key-123"));
 }
+
+#[tokio::test]
+async fn the_usage_page_shows_each_limit_by_its_name() {
+    let shop = Shop::new().await;
+    let mut browser = owner(&shop).await;
+    let page = browser.get(&app_path(&shop.org, "settings/usage")).await;
+    assert_html_page(&page, "usage");
+    let text = page.text();
+    for name in [
+        "Shipments:",
+        "Team members:",
+        "Sender addresses:",
+        "API tokens:",
+    ] {
+        assert!(text.contains(name), "{name} in {text}");
+    }
+    // The default plan has no limits: said so, with no bar that would read as full.
+    assert!(text.contains("(unlimited"), "{text}");
+    assert!(!page.html.contains("<progress max=\"0\""), "{}", page.html);
+}

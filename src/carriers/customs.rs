@@ -198,16 +198,9 @@ fn header(sheet: &mut Sheet, heading: &str, input: &Input) -> f32 {
     y + 3.0
 }
 
+/// A party's lines on a customs document: its address lines with the country, and its phone.
 fn party_lines(p: &LabelAddress) -> Vec<String> {
-    let mut lines = vec![p.name.clone()];
-    if let Some(attention) = non_empty(&p.attention) {
-        lines.push(format!("Att. {attention}"));
-    }
-    lines.push(p.address1.clone());
-    if let Some(address2) = non_empty(&p.address2) {
-        lines.push(address2.to_string());
-    }
-    lines.push(format!("{} {}, {}", p.postal_code, p.city, p.country_code));
+    let mut lines = p.lines(true);
     if let Some(phone) = non_empty(&p.phone) {
         lines.push(format!("Tel. {phone}"));
     }

@@ -127,7 +127,7 @@ impl PrinterIn {
     }
 }
 
-/// The port raw printers listen on when the address names none (DESIGN §17).
+/// The port raw printers listen on when the address names none.
 pub const RAW_PORT: &str = "9100";
 
 fn raw_endpoint(address: &str) -> Result<Endpoint, String> {
@@ -164,8 +164,8 @@ fn ipp_endpoint(address: &str) -> Result<Endpoint, String> {
     let url = url::Url::parse(address).map_err(|_| SHAPE.to_string())?;
     let url = match url.scheme() {
         "http" | "https" => url,
-        // IPP is HTTP on port 631 unless the URI says otherwise (RFC 8010 §4.1), and IPPS is
-        // HTTPS on the same port (RFC 7472 §4).
+        // IPP is HTTP on port 631 unless the URI says otherwise, and IPPS is HTTPS on the same
+        // port (RFC 8010, RFC 7472).
         scheme @ ("ipp" | "ipps") => {
             let port = url.port().unwrap_or(631);
             let rest = &address[scheme.len() + "://".len()..];

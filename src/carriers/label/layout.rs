@@ -171,24 +171,6 @@ fn field(text: String, style: Style, wrapped: Style, gap: f32, wrapped_gap: f32)
     }
 }
 
-/// A party's lines: name, attention, address lines, then postal code and city (with the
-/// country when `country` is given).
-fn party_lines(a: &LabelAddress, country: Option<&str>) -> Vec<String> {
-    let mut lines = vec![a.name.clone()];
-    if let Some(attention) = non_empty(&a.attention) {
-        lines.push(format!("Att. {attention}"));
-    }
-    lines.push(a.address1.clone());
-    if let Some(address2) = non_empty(&a.address2) {
-        lines.push(address2.to_owned());
-    }
-    lines.push(match country {
-        Some(country) => format!("{} {}, {country}", a.postal_code, a.city),
-        None => format!("{} {}", a.postal_code, a.city),
-    });
-    lines
-}
-
 pub(super) fn draw_label(c: &mut Canvas, input: &LabelInput, modules: Option<&[u8]>) {
     // Header: carrier and product on the left, parcel count and date on the right.
     let parcel = format!("Parcel {} of {}", input.parcel_index, input.parcel_count);
@@ -263,7 +245,8 @@ fn sender(c: &mut Canvas, sender: &LabelAddress) {
         c.text_right(SENDER_PHONE, RIGHT, 20.5, &format!("Tel. {phone}"));
     }
     let wrapped = |s: Style| style(s.font, 6.5, 6.0);
-    let fields: Vec<Field> = party_lines(sender, Some(&sender.country_code))
+    let fields: Vec<Field> = sender
+        .lines(true)
         .into_iter()
         .enumerate()
         .map(|(i, text)| {
@@ -280,7 +263,7 @@ fn receiver(c: &mut Canvas, receiver: &LabelAddress) {
         c.text_right(RECEIVER_PHONE, RIGHT, 47.0, &format!("Tel. {phone}"));
     }
     let fields = |country_apart: bool| {
-        let lines = party_lines(receiver, (!country_apart).then_some(&receiver.country_code));
+        let lines = receiver.lines(!country_apart);
         let last = lines.len() - 1;
         let mut fields: Vec<Field> = lines
             .into_iter()

@@ -70,6 +70,28 @@ pub struct LabelAddress {
     pub phone: Option<String>,
 }
 
+impl LabelAddress {
+    /// The party as lines: name, attention, street lines, then postal code and city (with the
+    /// country on it when `with_country`).
+    pub fn lines(&self, with_country: bool) -> Vec<String> {
+        let mut lines = vec![self.name.clone()];
+        if let Some(attention) = non_empty(&self.attention) {
+            lines.push(format!("Att. {attention}"));
+        }
+        lines.push(self.address1.clone());
+        if let Some(address2) = non_empty(&self.address2) {
+            lines.push(address2.to_owned());
+        }
+        let city = format!("{} {}", self.postal_code, self.city);
+        lines.push(if with_country {
+            format!("{city}, {}", self.country_code)
+        } else {
+            city
+        });
+        lines
+    }
+}
+
 /// The service point a parcel is delivered to: the carrier's id of it (`servicePointId`) and
 /// its address (the `service_point` party), either of which may be missing.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -30,8 +30,8 @@ pub enum Principal {
     /// A user signed in to the pages (their own sign-in and agent connections, no organization
     /// operations).
     User { user_id: String },
-    /// A user signed in to the pages, working in one of their organizations (the workbench,
-    /// DESIGN §20): the role's scopes, nothing more.
+    /// A user signed in to the pages, working in one of their organizations (the workbench at
+    /// `/app`): the role's scopes, nothing more.
     Session { user_id: String, org_id: String },
     /// No credential.
     Anonymous,

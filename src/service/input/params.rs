@@ -16,6 +16,14 @@ pub struct PageParams {
 }
 
 impl PageParams {
+    /// The first `limit` items (1..=100), for callers inside the service's users (the pages).
+    pub fn first(limit: u32) -> PageParams {
+        PageParams {
+            page: None,
+            limit: Some(limit.to_string()),
+        }
+    }
+
     /// Checks `page` ≥ 1 and `limit` in 1..=100 (DESIGN §6); defaults 1 and 20.
     pub fn parse(&self, errors: &mut Violations) -> PageQuery {
         let mut number =

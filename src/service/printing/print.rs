@@ -6,19 +6,12 @@ use crate::{
     error::{Error, Result},
     model::{
         document::{self, Document},
+        pdf_merge::DOCUMENT_TYPES,
         printer::{PrintIn, PrintJobs},
     },
     service::{Actor, Ctx, Input, operations as ops, printers},
     store,
 };
-
-/// The document types a shipment has, and which of them can be printed.
-const TYPES: [&str; 4] = [
-    document::LABEL,
-    crate::carriers::customs::COMMERCIAL_INVOICE,
-    crate::carriers::customs::PROFORMA_INVOICE,
-    crate::carriers::customs::PACKING_LIST,
-];
 
 pub async fn print_documents(
     ctx: &Ctx,
@@ -34,10 +27,10 @@ pub async fn print_documents(
     let kind = request
         .document_type
         .unwrap_or_else(|| document::LABEL.to_string());
-    if !TYPES.contains(&kind.as_str()) {
+    if !DOCUMENT_TYPES.contains(&kind.as_str()) {
         return Err(Error::invalid(
             "documentType",
-            format!("must be one of {}", TYPES.join(", ")),
+            format!("must be one of {}", DOCUMENT_TYPES.join(", ")),
         ));
     }
     let (org_id, shipment_id, now) = (org_id.to_string(), shipment_id.to_string(), ctx.now());

@@ -7,13 +7,6 @@ use crate::{
     service::{self, Ctx, PageParams, operations as ops, operations::Operation},
 };
 
-fn all() -> PageParams {
-    PageParams {
-        page: None,
-        limit: Some("100".into()),
-    }
-}
-
 /// The choices of an input that has them: `[value, label]` pairs; None for free text.
 pub(super) async fn options(
     ctx: &Ctx,
@@ -30,8 +23,13 @@ pub(super) async fn options(
     };
     Ok(match name {
         "senderAddressId" => {
-            let page =
-                service::sender_addresses::list(ctx, &desk.actor, &desk.org_id, all()).await?;
+            let page = service::sender_addresses::list(
+                ctx,
+                &desk.actor,
+                &desk.org_id,
+                PageParams::first(100),
+            )
+            .await?;
             Some(
                 page.data
                     .into_iter()

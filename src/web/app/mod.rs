@@ -4,6 +4,8 @@
 //! operations as REST and MCP with that actor, so a role's limits (403, a page naming the role
 //! needed) are the operations' own.
 
+use std::collections::BTreeMap;
+
 use minijinja::{Value, context};
 use poem::{
     EndpointExt, Request, Response, Route, get, handler,
@@ -13,10 +15,13 @@ use poem::{
 };
 
 use crate::{
-    error::Error,
+    error::{Error, FieldError},
     model::{member::Membership, role::Role, scope::Scope},
     service::{Actor, Ctx, access::sessions, operations::Operation},
-    web::page::{Visit, see_other},
+    web::{
+        login::expired_form,
+        page::{Visit, field, form_fields, see_other},
+    },
 };
 
 mod form_inputs;
@@ -82,8 +87,9 @@ pub struct Desk {
     pub actor: Actor,
     pub membership: Membership,
     pub org_id: String,
-    /// The organization's latest change when the page was made (live lists compare it).
-    marker: String,
+    /// The organization's latest change when a live page was made (its script compares it);
+    /// None on the other pages.
+    marker: Option<String>,
 }
 
 impl Desk {
@@ -95,21 +101,40 @@ impl Desk {
             return Err(to_sign_in(req));
         };
         match sessions::in_org(ctx, &user, org_id).await {
-            Ok(Some((actor, membership))) => {
-                let marker = crate::service::live::change_marker(ctx, &actor, org_id)
-                    .await
-                    .unwrap_or_default();
-                Ok(Desk {
-                    visit,
-                    actor,
-                    membership,
-                    org_id: org_id.to_string(),
-                    marker,
-                })
-            }
+            Ok(Some((actor, membership))) => Ok(Desk {
+                visit,
+                actor,
+                membership,
+                org_id: org_id.to_string(),
+                marker: None,
+            }),
             Ok(None) => Err(not_found(&mut visit, req)),
             Err(err) => Err(visit.failed(req, err)),
         }
+    }
+
+    /// Opens `org_id` for a posted form: the desk and the form's fields, or the answer that
+    /// replaces the page (sign in, 404, or the expired-form page when its CSRF token is not
+    /// this browser's).
+    pub async fn open_form(
+        req: &Request,
+        ctx: &Ctx,
+        org_id: &str,
+        body: &[u8],
+    ) -> Result<(Desk, Vec<(String, String)>), Response> {
+        let mut desk = Desk::open(req, ctx, org_id).await?;
+        let fields = form_fields(body);
+        if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
+            return Err(expired_form(&mut desk.visit, req));
+        }
+        Ok((desk, fields))
+    }
+
+    /// Makes the page live: it remembers the organization's latest change, which the page's
+    /// script compares with `/app/{orgId}/changes`.
+    pub async fn follow_changes(&mut self, ctx: &Ctx) {
+        let marker = crate::service::live::change_marker(ctx, &self.actor, &self.org_id).await;
+        self.marker = Some(marker.unwrap_or_default());
     }
 
     /// `/app/{orgId}/` followed by `rest`.
@@ -133,9 +158,14 @@ impl Desk {
         req.cookie().add(cookie);
     }
 
-    /// Sends the labels of shipment `id` to this station's printer; a sentence saying how it
-    /// went, or None without a station printer.
-    pub async fn print_labels(&self, req: &Request, ctx: &Ctx, id: &str) -> Option<String> {
+    /// Sends the labels of shipment `id` to this station's printer: how many were queued, or
+    /// None without a station printer.
+    pub async fn print_labels(
+        &self,
+        req: &Request,
+        ctx: &Ctx,
+        id: &str,
+    ) -> Option<crate::error::Result<usize>> {
         let printer_id = self.station(req)?;
         let request = crate::model::printer::PrintIn {
             printer_id,
@@ -149,11 +179,16 @@ impl Desk {
             crate::service::Input::ok(request),
         )
         .await;
-        Some(match printed {
-            Ok(jobs) => format!(
-                "{} label{} sent to this station's printer.",
-                jobs.print_jobs.len(),
-                if jobs.print_jobs.len() == 1 { "" } else { "s" }
+        Some(printed.map(|jobs| jobs.print_jobs.len()))
+    }
+
+    /// `print_labels` for the page: a sentence saying how it went, or None without a station
+    /// printer.
+    pub async fn print_labels_said(&self, req: &Request, ctx: &Ctx, id: &str) -> Option<String> {
+        Some(match self.print_labels(req, ctx, id).await? {
+            Ok(n) => format!(
+                "{n} label{} sent to this station's printer.",
+                if n == 1 { "" } else { "s" }
             ),
             Err(err) => format!("The labels were not printed: {err}"),
         })
@@ -180,8 +215,13 @@ impl Desk {
             marker => self.marker.clone(),
             section,
         };
-        self.visit
-            .render(req, StatusCode::OK, template, context! { nav, ..values })
+        let live = self.marker.is_some();
+        self.visit.render(
+            req,
+            StatusCode::OK,
+            template,
+            context! { nav, live, ..values },
+        )
     }
 
     /// The page for an operation's failure: 404 for what is not there, 403 naming the role a
@@ -229,6 +269,39 @@ pub(super) fn keep(filters: &[(&str, Option<&str>)]) -> String {
     } else {
         format!("{query}&")
     }
+}
+
+/// A form's values by name, trimmed, without its CSRF token.
+pub(super) fn form_values(fields: &[(String, String)]) -> BTreeMap<String, String> {
+    fields
+        .iter()
+        .filter(|(k, _)| k != "csrf_token")
+        .map(|(k, v)| (k.clone(), v.trim().to_string()))
+        .collect()
+}
+
+/// An operation's problems by the form input each belongs to (`input` maps a problem's field to
+/// it); a problem with no input of its own goes under "" with its field named.
+pub(super) fn problems_at(
+    problems: Vec<FieldError>,
+    input: impl Fn(&str) -> Option<String>,
+) -> BTreeMap<String, String> {
+    problems
+        .into_iter()
+        .map(|p| match input(&p.field) {
+            Some(at) => (at, p.message),
+            None => (String::new(), format!("{}: {}", p.field, p.message)),
+        })
+        .collect()
+}
+
+/// Whether an operation's failure is a refusal (not there, or not for the role) rather than a
+/// problem the form can show.
+pub(super) fn is_refusal(err: &Error) -> bool {
+    matches!(
+        err,
+        Error::NotFound | Error::InsufficientScope(_) | Error::Forbidden(_)
+    )
 }
 
 fn station_cookie(org_id: &str) -> String {
@@ -315,12 +388,16 @@ fn memberships_view(memberships: &[Membership]) -> Vec<serde_json::Value> {
 /// poll.
 #[handler]
 async fn changes(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<String>) -> Response {
-    match Desk::open(req, ctx, &org).await {
-        Ok(desk) => Response::builder()
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    match crate::service::live::change_marker(ctx, &desk.actor, &org).await {
+        Ok(marker) => Response::builder()
             .content_type("application/json")
             .header("Cache-Control", "no-store")
-            .body(serde_json::json!({ "marker": desk.marker }).to_string()),
-        Err(answer) => answer,
+            .body(serde_json::json!({ "marker": marker }).to_string()),
+        Err(err) => desk.refused(req, err),
     }
 }
 

@@ -16,10 +16,7 @@ use crate::{
     service::{
         Ctx, Input, PageParams, carriers, operations as ops, orders, sender_addresses, shipments,
     },
-    web::{
-        login::expired_form,
-        page::{field, form_fields, see_other, to_value},
-    },
+    web::page::{field, see_other, to_value},
 };
 
 #[derive(Debug, Default, Deserialize)]
@@ -56,11 +53,12 @@ pub async fn list(
     };
     let keep = super::keep(&[("status", status.as_deref()), ("q", params.q.as_deref())]);
     let tabs: Vec<&str> = OrderStatus::ALL.iter().map(|s| s.as_str()).collect();
+    desk.follow_changes(ctx).await;
     desk.render(
         req,
         "app/orders.html",
         "orders",
-        context! { page => to_value(page), tabs, status, q => params.q, keep, live => true },
+        context! { page => to_value(page), tabs, status, q => params.q, keep },
     )
 }
 
@@ -103,25 +101,23 @@ async fn order_page(
         serde_json::Value::Null
     };
     let notice = desk.visit.take_notice(req);
+    desk.follow_changes(ctx).await;
     desk.render(
         req,
         "app/order.html",
         "orders",
         context! {
             order => to_value(order.to_json().unwrap_or_default()),
-            may_ship, choices => to_value(choices), error, notice, live => true,
+            may_ship, choices => to_value(choices), error, notice,
         },
     )
 }
 
 /// The organization's carriers and sender addresses, for the forms that make a shipment.
 pub(super) async fn choices(ctx: &Ctx, desk: &Desk) -> crate::error::Result<serde_json::Value> {
-    let all = || PageParams {
-        page: None,
-        limit: Some("100".into()),
-    };
-    let carriers = carriers::list(ctx, &desk.actor, &desk.org_id, all()).await?;
-    let addresses = sender_addresses::list(ctx, &desk.actor, &desk.org_id, all()).await?;
+    let carriers = carriers::list(ctx, &desk.actor, &desk.org_id, PageParams::first(100)).await?;
+    let addresses =
+        sender_addresses::list(ctx, &desk.actor, &desk.org_id, PageParams::first(100)).await?;
     let carriers = carriers.to_json().unwrap_or_default();
     Ok(serde_json::json!({
         "products": products(&carriers),
@@ -157,14 +153,10 @@ pub async fn act(
     Path((org, id)): Path<(String, String)>,
     body: Vec<u8>,
 ) -> Response {
-    let mut desk = match Desk::open(req, ctx, &org).await {
-        Ok(desk) => desk,
+    let (mut desk, fields) = match Desk::open_form(req, ctx, &org, &body).await {
+        Ok(opened) => opened,
         Err(answer) => return answer,
     };
-    let fields = form_fields(&body);
-    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
-        return expired_form(&mut desk.visit, req);
-    }
     let value = |name: &str| field(&fields, name).unwrap_or_default().to_string();
     let (carrier_id, product) = match value("carrier").split_once('|') {
         Some((carrier, product)) => (carrier.to_string(), product.to_string()),
@@ -184,9 +176,7 @@ pub async fn act(
     let made = orders::create_shipment(ctx, &desk.actor, &org, &id, Input::ok(request)).await;
     let shipment = match made {
         Ok(shipment) => shipment,
-        Err(err @ (crate::error::Error::NotFound | crate::error::Error::InsufficientScope(_))) => {
-            return desk.refused(req, err);
-        }
+        Err(err) if super::is_refusal(&err) => return desk.refused(req, err),
         Err(err) => return order_page(&mut desk, req, ctx, &id, Some(err.to_string())).await,
     };
     let shipment_id = shipment.shipment.id.clone();
@@ -195,14 +185,11 @@ pub async fn act(
         &desk.actor,
         &org,
         &shipment_id,
-        Input::ok(BookIn {
-            documents: None,
-            after_unknown_outcome: None,
-        }),
+        Input::ok(BookIn::default()),
     )
     .await;
     let notice = match booked {
-        Ok(_) => match desk.print_labels(req, ctx, &shipment_id).await {
+        Ok(_) => match desk.print_labels_said(req, ctx, &shipment_id).await {
             Some(printed) => format!("Shipment made and booked. {printed}"),
             None => "Shipment made and booked: its label is ready.".to_string(),
         },

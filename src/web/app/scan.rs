@@ -14,10 +14,7 @@ use super::Desk;
 use crate::{
     model::shipment::BookIn,
     service::{Ctx, Input, PageParams, orders, shipments},
-    web::{
-        login::expired_form,
-        page::{field, form_fields, see_other},
-    },
+    web::page::{field, see_other},
 };
 
 #[derive(Debug, Default, Deserialize)]
@@ -33,12 +30,8 @@ enum Found {
 }
 
 async fn find(ctx: &Ctx, desk: &Desk, code: &str) -> crate::error::Result<Found> {
-    let one = || PageParams {
-        page: None,
-        limit: Some("1".into()),
-    };
     let query = shipments::ListQuery {
-        page: one(),
+        page: PageParams::first(1),
         status: None,
         reference: Some(code.to_string()),
         order_id: None,
@@ -56,7 +49,7 @@ async fn find(ctx: &Ctx, desk: &Desk, code: &str) -> crate::error::Result<Found>
     }
     if desk.may(&crate::service::operations::LIST_ORDERS) {
         let query = orders::ListQuery {
-            page: one(),
+            page: PageParams::first(1),
             status: None,
             order_channel_id: None,
             order_number: Some(code.to_string()),
@@ -96,11 +89,7 @@ pub async fn show(
         }
     }
     let printers = if desk.may(&crate::service::operations::LIST_PRINTERS) {
-        let all = PageParams {
-            page: None,
-            limit: Some("100".into()),
-        };
-        match crate::service::printers::list(ctx, &desk.actor, &org, all).await {
+        match crate::service::printers::list(ctx, &desk.actor, &org, PageParams::first(100)).await {
             Ok(page) => page
                 .data
                 .into_iter()
@@ -129,14 +118,10 @@ pub async fn submit(
     Path(org): Path<String>,
     body: Vec<u8>,
 ) -> Response {
-    let mut desk = match Desk::open(req, ctx, &org).await {
-        Ok(desk) => desk,
+    let (mut desk, fields) = match Desk::open_form(req, ctx, &org, &body).await {
+        Ok(opened) => opened,
         Err(answer) => return answer,
     };
-    let fields = form_fields(&body);
-    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
-        return expired_form(&mut desk.visit, req);
-    }
     if field(&fields, "action") == Some("station") {
         let printer = field(&fields, "printerId").unwrap_or_default();
         desk.choose_station(req, printer);
@@ -152,13 +137,10 @@ pub async fn submit(
         .to_string();
     match find(ctx, &desk, &code).await {
         Ok(Found::Shipment { id, unbooked: true }) => {
-            let request = BookIn {
-                documents: None,
-                after_unknown_outcome: None,
-            };
+            let request = BookIn::default();
             let actor = desk.actor.clone();
             let notice = match shipments::book(ctx, &actor, &org, &id, Input::ok(request)).await {
-                Ok(_) => match desk.print_labels(req, ctx, &id).await {
+                Ok(_) => match desk.print_labels_said(req, ctx, &id).await {
                     Some(printed) => format!("{code} is booked. {printed}"),
                     None => format!("{code} is booked: its labels are ready."),
                 },

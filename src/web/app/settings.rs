@@ -159,39 +159,56 @@ pub async fn index(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<String>
     )
 }
 
-fn all() -> PageParams {
-    PageParams {
-        page: None,
-        limit: Some("100".into()),
-    }
-}
-
 /// What the page lists, as the API answers it.
 async fn fetch(ctx: &Ctx, desk: &Desk, page: &str) -> Result<Value> {
     let (a, o) = (&desk.actor, desk.org_id.as_str());
     let json = |v: Option<Value>| v.unwrap_or_default();
     Ok(match page {
         "sender-addresses" => json(
-            service::sender_addresses::list(ctx, a, o, all())
+            service::sender_addresses::list(ctx, a, o, PageParams::first(100))
                 .await?
                 .to_json(),
         ),
-        "carriers" => json(service::carriers::list(ctx, a, o, all()).await?.to_json()),
+        "carriers" => json(
+            service::carriers::list(ctx, a, o, PageParams::first(100))
+                .await?
+                .to_json(),
+        ),
         "shipping-rules" => json(
-            service::shipping_rules::list(ctx, a, o, all())
+            service::shipping_rules::list(ctx, a, o, PageParams::first(100))
                 .await?
                 .to_json(),
         ),
-        "printers" => json(service::printers::list(ctx, a, o, all()).await?.to_json()),
-        "webhooks" => json(service::webhooks::list(ctx, a, o, all()).await?.to_json()),
+        "printers" => json(
+            service::printers::list(ctx, a, o, PageParams::first(100))
+                .await?
+                .to_json(),
+        ),
+        "webhooks" => json(
+            service::webhooks::list(ctx, a, o, PageParams::first(100))
+                .await?
+                .to_json(),
+        ),
         "order-channels" => json(
-            service::order_channels::list(ctx, a, o, all())
+            service::order_channels::list(ctx, a, o, PageParams::first(100))
                 .await?
                 .to_json(),
         ),
-        "api-tokens" => json(service::api_tokens::list(ctx, a, o, all()).await?.to_json()),
-        "members" => json(service::members::list(ctx, a, o, all()).await?.to_json()),
-        "audit" => json(service::audit::list(ctx, a, o, all()).await?.to_json()),
+        "api-tokens" => json(
+            service::api_tokens::list(ctx, a, o, PageParams::first(100))
+                .await?
+                .to_json(),
+        ),
+        "members" => json(
+            service::members::list(ctx, a, o, PageParams::first(100))
+                .await?
+                .to_json(),
+        ),
+        "audit" => json(
+            service::audit::list(ctx, a, o, PageParams::first(100))
+                .await?
+                .to_json(),
+        ),
         "usage" => json(service::billing::usage(ctx, a, o).await?.to_json()),
         "branding" => json(service::orgs::get(ctx, a, o).await?.to_json()),
         _ => return Err(Error::NotFound),
@@ -308,6 +325,9 @@ pub(super) async fn page_with_secret(
         .cloned()
         .unwrap_or_else(|| "sandbox".into());
     let notice = desk.visit.take_notice(req);
+    if page == "printers" || page == "webhooks" {
+        desk.follow_changes(ctx).await;
+    }
     desk.render(
         req,
         "app/settings_page.html",
@@ -317,7 +337,7 @@ pub(super) async fn page_with_secret(
             form => to_value(form), general => errors.get(""), notice,
             types => to_value(types), chosen,
             secret => secret.map(|(what, value)| context! { what, value }),
-            extras => to_value(extras), live => page == "printers" || page == "webhooks",
+            extras => to_value(extras),
         },
     )
 }

@@ -13,20 +13,22 @@ use crate::{
 /// What a page shows under its list: each printer's recent jobs, each webhook's recent
 /// deliveries (with a test send), each member's role and removal.
 pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> Result<Vec<Value>> {
-    let recent = || PageParams {
-        page: None,
-        limit: Some("10".into()),
-    };
     let items = data["data"].as_array().cloned().unwrap_or_default();
     let mut extras = Vec::new();
     for item in items {
         let id = item["id"].as_str().unwrap_or_default().to_string();
         match page {
             "printers" => {
-                let jobs = service::printers::jobs(ctx, &desk.actor, &desk.org_id, &id, recent())
-                    .await?
-                    .to_json()
-                    .unwrap_or_default();
+                let jobs = service::printers::jobs(
+                    ctx,
+                    &desk.actor,
+                    &desk.org_id,
+                    &id,
+                    PageParams::first(10),
+                )
+                .await?
+                .to_json()
+                .unwrap_or_default();
                 let rows: Vec<Vec<String>> = jobs["data"]
                     .as_array()
                     .into_iter()
@@ -51,11 +53,16 @@ pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> 
                 }));
             }
             "webhooks" => {
-                let log =
-                    service::webhooks::deliveries(ctx, &desk.actor, &desk.org_id, &id, recent())
-                        .await?
-                        .to_json()
-                        .unwrap_or_default();
+                let log = service::webhooks::deliveries(
+                    ctx,
+                    &desk.actor,
+                    &desk.org_id,
+                    &id,
+                    PageParams::first(10),
+                )
+                .await?
+                .to_json()
+                .unwrap_or_default();
                 let rows: Vec<Vec<String>> = log["data"]
                     .as_array()
                     .into_iter()

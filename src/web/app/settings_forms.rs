@@ -12,16 +12,13 @@ use poem::{
 use serde_json::{Value, json};
 
 use super::{
-    Desk,
+    Desk, form_values, is_refusal, problems_at,
     settings::{page_with_secret, settings_page},
 };
 use crate::{
     error::Error,
     service::{self, Ctx, Input, decode_value},
-    web::{
-        login::expired_form,
-        page::{field, form_fields, see_other},
-    },
+    web::page::{field, see_other},
 };
 
 /// `text` split at spaces and commas, as a JSON list.
@@ -40,19 +37,11 @@ pub async fn submit(
     Path((org, page)): Path<(String, String)>,
     body: Vec<u8>,
 ) -> Response {
-    let mut desk = match Desk::open(req, ctx, &org).await {
-        Ok(desk) => desk,
+    let (mut desk, fields) = match Desk::open_form(req, ctx, &org, &body).await {
+        Ok(opened) => opened,
         Err(answer) => return answer,
     };
-    let fields = form_fields(&body);
-    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
-        return expired_form(&mut desk.visit, req);
-    }
-    let values: BTreeMap<String, String> = fields
-        .iter()
-        .filter(|(k, _)| k != "csrf_token")
-        .map(|(k, v)| (k.clone(), v.trim().to_string()))
-        .collect();
+    let values = form_values(&fields);
     let mut body: serde_json::Map<String, Value> =
         values.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     let actor = desk.actor.clone();
@@ -88,7 +77,7 @@ pub async fn submit(
                 desk.visit.leave_notice(req, &notice);
                 see_other(&desk.path(&format!("settings/{page}")))
             }
-            Err(err @ (Error::NotFound | Error::InsufficientScope(_))) => desk.refused(req, err),
+            Err(err) if is_refusal(&err) => desk.refused(req, err),
             Err(err) => {
                 let errors = BTreeMap::from([(String::new(), err.to_string())]);
                 settings_page(&mut desk, req, ctx, &page, &BTreeMap::new(), &errors).await
@@ -190,18 +179,10 @@ pub async fn submit(
             see_other(&desk.path(&format!("settings/{page}")))
         }
         Err(Error::Validation(problems)) => {
-            let errors = problems
-                .into_iter()
-                .map(|p| match values.contains_key(&p.field) {
-                    true => (p.field, p.message),
-                    false => (String::new(), format!("{}: {}", p.field, p.message)),
-                })
-                .collect();
+            let errors = problems_at(problems, |f| values.contains_key(f).then(|| f.to_string()));
             settings_page(&mut desk, req, ctx, &page, &values, &errors).await
         }
-        Err(err @ (Error::NotFound | Error::InsufficientScope(_) | Error::Forbidden(_))) => {
-            desk.refused(req, err)
-        }
+        Err(err) if is_refusal(&err) => desk.refused(req, err),
         Err(err) => {
             let errors = BTreeMap::from([(String::new(), err.to_string())]);
             settings_page(&mut desk, req, ctx, &page, &values, &errors).await

@@ -13,16 +13,13 @@ use poem_openapi::types::ToJSON;
 use serde_json::{Value, json};
 
 use super::{
-    Desk,
+    Desk, form_values, is_refusal, problems_at,
     shipment_form::{RECEIVER, body_of, form, input_of},
 };
 use crate::{
     error::Error,
     service::{Ctx, Input, decode_value, operations as ops, shipments},
-    web::{
-        login::expired_form,
-        page::{field, form_fields, see_other},
-    },
+    web::page::see_other,
 };
 
 /// The form's values for the shipment as it is.
@@ -107,23 +104,15 @@ pub async fn submit(
     Path((org, id)): Path<(String, String)>,
     body: Vec<u8>,
 ) -> Response {
-    let mut desk = match Desk::open(req, ctx, &org).await {
-        Ok(desk) => desk,
+    let (mut desk, fields) = match Desk::open_form(req, ctx, &org, &body).await {
+        Ok(opened) => opened,
         Err(answer) => return answer,
     };
-    let fields = form_fields(&body);
-    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
-        return expired_form(&mut desk.visit, req);
-    }
     let shipment = match editable(&mut desk, req, ctx, &id).await {
         Ok(shipment) => shipment,
         Err(answer) => return answer,
     };
-    let values: BTreeMap<String, String> = fields
-        .iter()
-        .filter(|(k, _)| k != "csrf_token")
-        .map(|(k, v)| (k.clone(), v.trim().to_string()))
-        .collect();
+    let values = form_values(&fields);
     let wanted = body_of(&values);
     // The receiver replaces the old one, first (so that its problems name `parties[0]`, as the
     // form's inputs); the other parties stay as they are.
@@ -159,18 +148,10 @@ pub async fn submit(
             see_other(&desk.path(&format!("shipments/{id}")))
         }
         Err(Error::Validation(problems)) => {
-            let errors = problems
-                .into_iter()
-                .map(|p| match input_of(&p.field) {
-                    input if input.is_empty() => (input, format!("{}: {}", p.field, p.message)),
-                    input => (input, p.message),
-                })
-                .collect();
+            let errors = problems_at(problems, |f| Some(input_of(f)).filter(|i| !i.is_empty()));
             form(&mut desk, req, ctx, &values, &errors, Some(&id)).await
         }
-        Err(err @ (Error::NotFound | Error::InsufficientScope(_) | Error::Forbidden(_))) => {
-            desk.refused(req, err)
-        }
+        Err(err) if is_refusal(&err) => desk.refused(req, err),
         Err(err) => {
             let errors = BTreeMap::from([(String::new(), err.to_string())]);
             form(&mut desk, req, ctx, &values, &errors, Some(&id)).await

@@ -11,14 +11,11 @@ use poem::{
 };
 use serde_json::{Value, json};
 
-use super::{Desk, orders::choices};
+use super::{Desk, form_values, is_refusal, orders::choices, problems_at};
 use crate::{
     error::Error,
     service::{Ctx, Input, decode_value, operations as ops, shipments},
-    web::{
-        login::expired_form,
-        page::{field, form_fields, see_other, to_value},
-    },
+    web::page::{see_other, to_value},
 };
 
 /// The receiver's inputs: form name, label, JSON key, required, autocomplete.
@@ -119,19 +116,11 @@ pub async fn submit(
     Path(org): Path<String>,
     body: Vec<u8>,
 ) -> Response {
-    let mut desk = match Desk::open(req, ctx, &org).await {
-        Ok(desk) => desk,
+    let (mut desk, fields) = match Desk::open_form(req, ctx, &org, &body).await {
+        Ok(opened) => opened,
         Err(answer) => return answer,
     };
-    let fields = form_fields(&body);
-    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
-        return expired_form(&mut desk.visit, req);
-    }
-    let values: BTreeMap<String, String> = fields
-        .iter()
-        .filter(|(k, _)| k != "csrf_token")
-        .map(|(k, v)| (k.clone(), v.trim().to_string()))
-        .collect();
+    let values = form_values(&fields);
     let made = shipments::create(
         ctx,
         &desk.actor,
@@ -146,18 +135,10 @@ pub async fn submit(
             see_other(&desk.path(&format!("shipments/{}", shipment.shipment.id)))
         }
         Err(Error::Validation(problems)) => {
-            let errors = problems
-                .into_iter()
-                .map(|p| match input_of(&p.field) {
-                    input if input.is_empty() => (input, format!("{}: {}", p.field, p.message)),
-                    input => (input, p.message),
-                })
-                .collect();
+            let errors = problems_at(problems, |f| Some(input_of(f)).filter(|i| !i.is_empty()));
             form(&mut desk, req, ctx, &values, &errors, None).await
         }
-        Err(err @ (Error::NotFound | Error::InsufficientScope(_) | Error::Forbidden(_))) => {
-            desk.refused(req, err)
-        }
+        Err(err) if is_refusal(&err) => desk.refused(req, err),
         Err(err) => {
             let errors = BTreeMap::from([(String::new(), err.to_string())]);
             form(&mut desk, req, ctx, &values, &errors, None).await

@@ -18,10 +18,7 @@ use crate::{
         status::ShipmentStatus,
     },
     service::{Ctx, Input, PageParams, operations as ops, shipments},
-    web::{
-        login::expired_form,
-        page::{field, form_fields, see_other, to_value},
-    },
+    web::page::{field, see_other, to_value},
 };
 
 #[derive(Debug, Default, Deserialize)]
@@ -88,12 +85,13 @@ pub async fn list(
         labels => desk.may(&ops::MERGE_DOCUMENTS),
     };
     let notice = desk.visit.take_notice(req);
+    desk.follow_changes(ctx).await;
     desk.render(
         req,
         "app/shipments.html",
         "shipments",
         context! {
-            page => to_value(page), tabs, status, error, may_create, keep, live => true,
+            page => to_value(page), tabs, status, error, may_create, keep,
             bulk => choices, notice,
             q => params.q, from => params.from, to => params.to,
         },
@@ -145,11 +143,14 @@ async fn shipment_page(
         .collect();
     let moves = if write { moves } else { Vec::new() };
     let rules = if status.is_unbooked() && desk.may(&ops::APPLY_SHIPPING_RULE) {
-        let all = PageParams {
-            page: None,
-            limit: Some("100".into()),
-        };
-        match crate::service::shipping_rules::list(ctx, &desk.actor, &desk.org_id, all).await {
+        match crate::service::shipping_rules::list(
+            ctx,
+            &desk.actor,
+            &desk.org_id,
+            PageParams::first(100),
+        )
+        .await
+        {
             Ok(page) => page
                 .data
                 .into_iter()
@@ -161,13 +162,14 @@ async fn shipment_page(
         Vec::new()
     };
     let notice = desk.visit.take_notice(req);
+    desk.follow_changes(ctx).await;
     desk.render(
         req,
         "app/shipment.html",
         "shipments",
         context! {
             shipment => to_value(shipment.to_json().unwrap_or_default()),
-            actions, error, notice, live => true, moves, rules => to_value(rules),
+            actions, error, notice, moves, rules => to_value(rules),
         },
     )
 }
@@ -185,14 +187,10 @@ pub async fn bulk(
     Path(org): Path<String>,
     body: Vec<u8>,
 ) -> Response {
-    let mut desk = match Desk::open(req, ctx, &org).await {
-        Ok(desk) => desk,
+    let (mut desk, fields) = match Desk::open_form(req, ctx, &org, &body).await {
+        Ok(opened) => opened,
         Err(answer) => return answer,
     };
-    let fields = form_fields(&body);
-    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
-        return expired_form(&mut desk.visit, req);
-    }
     let ids: Vec<String> = fields
         .iter()
         .filter(|(k, _)| k == "ids")
@@ -218,7 +216,7 @@ pub async fn bulk(
                 .header("Content-Disposition", "inline; filename=\"labels.pdf\"")
                 .header("Cache-Control", "private, no-store")
                 .body(pdf),
-            Err(err @ (Error::NotFound | Error::InsufficientScope(_))) => desk.refused(req, err),
+            Err(err) if super::is_refusal(&err) => desk.refused(req, err),
             Err(err) => {
                 desk.visit.leave_notice(req, &format!("No labels: {err}"));
                 see_other(&back)
@@ -231,10 +229,7 @@ pub async fn bulk(
     let actor = desk.actor.clone();
     let (mut booked, mut printed, mut problems) = (0, 0, Vec::new());
     for id in &ids {
-        let request = BookIn {
-            documents: None,
-            after_unknown_outcome: None,
-        };
+        let request = BookIn::default();
         match shipments::book(ctx, &actor, &org, id, Input::ok(request)).await {
             Ok(_) => {
                 booked += 1;
@@ -242,7 +237,7 @@ pub async fn bulk(
                     && desk
                         .print_labels(req, ctx, id)
                         .await
-                        .is_some_and(|said| said.contains("sent"))
+                        .is_some_and(|queued| queued.is_ok())
                 {
                     printed += 1;
                 }
@@ -309,25 +304,21 @@ pub async fn act(
     Path((org, id)): Path<(String, String)>,
     body: Vec<u8>,
 ) -> Response {
-    let mut desk = match Desk::open(req, ctx, &org).await {
-        Ok(desk) => desk,
+    let (mut desk, fields) = match Desk::open_form(req, ctx, &org, &body).await {
+        Ok(opened) => opened,
         Err(answer) => return answer,
     };
-    let fields = form_fields(&body);
-    if !desk.visit.csrf_ok(field(&fields, "csrf_token")) {
-        return expired_form(&mut desk.visit, req);
-    }
     let actor = desk.actor.clone();
     let action = field(&fields, "action").unwrap_or_default();
     let done = match action {
         "book" | "book_print" => {
-            let request = BookIn {
-                documents: None,
-                after_unknown_outcome: None,
-            };
+            let request = BookIn::default();
             match shipments::book(ctx, &actor, &org, &id, Input::ok(request)).await {
                 Ok(_) if action == "book_print" => {
-                    let printed = desk.print_labels(req, ctx, &id).await.unwrap_or_default();
+                    let printed = desk
+                        .print_labels_said(req, ctx, &id)
+                        .await
+                        .unwrap_or_default();
                     desk.visit.leave_notice(req, &format!("Booked. {printed}"));
                     return see_other(&desk.path(&format!("shipments/{id}")));
                 }
@@ -337,7 +328,7 @@ pub async fn act(
         }
         "print" => {
             let printed = desk
-                .print_labels(req, ctx, &id)
+                .print_labels_said(req, ctx, &id)
                 .await
                 .unwrap_or_else(|| "Choose this station's printer on the Scan page first.".into());
             desk.visit.leave_notice(req, &printed);
@@ -382,7 +373,7 @@ pub async fn act(
             desk.visit.leave_notice(req, notice);
             see_other(&desk.path(&format!("shipments/{shown}")))
         }
-        Err(err @ (Error::NotFound | Error::InsufficientScope(_))) => desk.refused(req, err),
+        Err(err) if super::is_refusal(&err) => desk.refused(req, err),
         Err(err) => shipment_page(&mut desk, req, ctx, &id, Some(err.to_string())).await,
     }
 }

@@ -1,4 +1,4 @@
-//! Labels in ZPL II for thermal printers (DESIGN §17): 100 × 150 mm at 203 dpi (800 × 1200
+//! Labels in ZPL II for thermal printers: 100 × 150 mm at 203 dpi (800 × 1200
 //! dots), the same content as the PDF label: carrier and product, "Parcel n of m", the date,
 //! sender and receiver with their phones, the service point when there is one, reference, weight,
 //! services, and a Code 128 barcode of the parcel's tracking number (`^BC`, the printer draws it;
@@ -213,20 +213,17 @@ fn address_lines(
     city: Style,
     country_on_city: bool,
 ) -> Vec<(Style, String)> {
-    let mut lines = vec![(name, a.name.clone())];
-    if let Some(attention) = super::non_empty(&a.attention) {
-        lines.push((line, format!("Att. {attention}")));
-    }
-    lines.push((line, a.address1.clone()));
-    if let Some(address2) = super::non_empty(&a.address2) {
-        lines.push((line, address2.to_owned()));
-    }
-    let mut city_line = format!("{} {}", a.postal_code, a.city);
-    if country_on_city {
-        city_line = format!("{city_line}, {}", a.country_code);
-    }
-    lines.push((city, city_line));
+    let lines = a.lines(country_on_city);
+    let last = lines.len() - 1;
     lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| match i {
+            0 => (name, text),
+            i if i == last => (city, text),
+            _ => (line, text),
+        })
+        .collect()
 }
 
 /// The receiver's lines in `styles`, the country on its own line unless `country_on_city`.

@@ -28,7 +28,7 @@ const CSRF_PURPOSE: &str = "csrf";
 /// fetches only, never framed.
 const CSP: &str = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
-fn templates() -> &'static Environment<'static> {
+pub(crate) fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
@@ -51,6 +51,10 @@ fn templates() -> &'static Environment<'static> {
             (
                 "app/organizations.html",
                 include_str!("../../templates/app/organizations.html"),
+            ),
+            (
+                "app/rule.html",
+                include_str!("../../templates/app/rule.html"),
             ),
             (
                 "app/orders.html",
@@ -306,6 +310,30 @@ pub fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_template_file_is_loaded_and_parses() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+        let mut files = Vec::new();
+        for sub in ["", "app"] {
+            for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
+                let name = entry.unwrap().file_name().into_string().unwrap();
+                if name.ends_with(".html") {
+                    files.push(if sub.is_empty() {
+                        name
+                    } else {
+                        format!("{sub}/{name}")
+                    });
+                }
+            }
+        }
+        for file in &files {
+            assert!(
+                templates().get_template(file).is_ok(),
+                "{file} is not loaded, or does not parse"
+            );
+        }
+    }
 
     #[test]
     fn next_is_followed_only_to_local_paths() {

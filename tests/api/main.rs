@@ -46,4 +46,5 @@ mod splits;
 mod strict_decoder;
 mod webhooks;
 mod workbench;
+mod workbench_rules;
 mod zpl_labels;

@@ -38,18 +38,18 @@ fn fixed_pages() -> Vec<String> {
     pages
 }
 
-fn app_path(org: &TestOrg, rest: &str) -> String {
+pub(crate) fn app_path(org: &TestOrg, rest: &str) -> String {
     format!("/app/{}/{rest}", org.id)
 }
 
 /// The owner of `shop` signed in.
-async fn owner(shop: &Shop) -> Browser {
+pub(crate) async fn owner(shop: &Shop) -> Browser {
     let password = shop.app.set_password(&shop.org.email);
     Browser::signed_in(&shop.app, &shop.org.email, &password).await
 }
 
 /// A person with `role` in the shop's organization, signed in.
-async fn person(shop: &Shop, role: &str) -> Browser {
+pub(crate) async fn person(shop: &Shop, role: &str) -> Browser {
     let (email, _, password) = add_person(&shop.app, &shop.org, role);
     Browser::signed_in(&shop.app, &email, &password).await
 }
@@ -57,7 +57,7 @@ async fn person(shop: &Shop, role: &str) -> Browser {
 /// Asserts a 200 HTML page with the strict page headers, rendered (not the fallback a template
 /// error leaves).
 #[track_caller]
-fn assert_html_page(page: &Page, what: &str) {
+pub(crate) fn assert_html_page(page: &Page, what: &str) {
     assert_eq!(page.status, 200, "{what}: {}", page.text());
     assert!(
         page.header("content-type").starts_with("text/html"),
@@ -76,7 +76,7 @@ fn assert_html_page(page: &Page, what: &str) {
 
 /// Asserts the 403 page that names `role` as the least role that may.
 #[track_caller]
-fn assert_refused_for(page: &Page, role: &str, what: &str) {
+pub(crate) fn assert_refused_for(page: &Page, role: &str, what: &str) {
     assert_eq!(page.status, 403, "{what}: {}", page.text());
     assert!(
         page.header("content-type").starts_with("text/html"),
@@ -90,7 +90,7 @@ fn assert_refused_for(page: &Page, role: &str, what: &str) {
 }
 
 #[track_caller]
-fn assert_not_found(page: &Page, what: &str) {
+pub(crate) fn assert_not_found(page: &Page, what: &str) {
     assert_eq!(page.status, 404, "{what}: {}", page.text());
     assert!(
         page.header("content-type").starts_with("text/html"),
@@ -100,7 +100,7 @@ fn assert_not_found(page: &Page, what: &str) {
 }
 
 /// The form control (`<input>` or `<select>`) named `name` and what follows it.
-fn control<'a>(page: &'a Page, name: &str) -> (&'a str, &'a str) {
+pub(crate) fn control<'a>(page: &'a Page, name: &str) -> (&'a str, &'a str) {
     let html = page.html.as_str();
     let at = html
         .find(&format!("name=\"{name}\""))
@@ -119,7 +119,7 @@ fn control<'a>(page: &'a Page, name: &str) -> (&'a str, &'a str) {
 /// it (after its label closes), with `aria-invalid="true"` on the control and its
 /// `aria-describedby` naming the message.
 #[track_caller]
-fn error_at(page: &Page, name: &str) -> String {
+pub(crate) fn error_at(page: &Page, name: &str) -> String {
     let (tag, rest) = control(page, name);
     assert!(
         tag.contains("aria-invalid=\"true\""),
@@ -148,7 +148,7 @@ fn error_at(page: &Page, name: &str) -> String {
 }
 
 #[track_caller]
-fn assert_no_error_at(page: &Page, name: &str) {
+pub(crate) fn assert_no_error_at(page: &Page, name: &str) {
     let (tag, rest) = control(page, name);
     assert!(
         !tag.contains("aria-invalid"),
@@ -163,14 +163,14 @@ fn assert_no_error_at(page: &Page, name: &str) {
 }
 
 #[track_caller]
-fn csrf(page: &Page) -> String {
+pub(crate) fn csrf(page: &Page) -> String {
     page.hidden("csrf_token")
         .filter(|t| !t.is_empty())
         .unwrap_or_else(|| panic!("no csrf_token in {}", page.html))
 }
 
 /// The `total` of a REST list of the shop's organization.
-async fn total(shop: &Shop, resource: &str) -> u64 {
+pub(crate) async fn total(shop: &Shop, resource: &str) -> u64 {
     let list = shop
         .app
         .get(
@@ -186,7 +186,7 @@ async fn total(shop: &Shop, resource: &str) -> u64 {
 
 /// The id a `Location` of `/app/{orgId}/shipments/{id}` names.
 #[track_caller]
-fn shipment_in(location: &str, org: &TestOrg) -> String {
+pub(crate) fn shipment_in(location: &str, org: &TestOrg) -> String {
     let prefix = format!("/app/{}/shipments/", org.id);
     let id = location
         .strip_prefix(&prefix)
@@ -196,7 +196,7 @@ fn shipment_in(location: &str, org: &TestOrg) -> String {
 }
 
 /// The shop's sandbox carrier's standard product as the forms name it.
-fn product(shop: &Shop) -> String {
+pub(crate) fn product(shop: &Shop) -> String {
     format!("{}|standard", id_of(&shop.carrier))
 }
 

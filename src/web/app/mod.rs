@@ -26,6 +26,8 @@ use crate::{
 
 mod form_inputs;
 mod orders;
+mod rule_form;
+mod rules;
 mod scan;
 mod settings;
 mod settings_extras;
@@ -75,6 +77,14 @@ pub fn routes(routes: Route) -> Route {
             get(scan::show).post(scan::submit).with(jar()),
         )
         .at("/app/:org/settings", get(settings::index).with(jar()))
+        .at(
+            "/app/:org/settings/shipping-rules/new",
+            get(rules::show_new).post(rules::submit_new).with(jar()),
+        )
+        .at(
+            "/app/:org/settings/shipping-rules/:id",
+            get(rules::show).post(rules::submit).with(jar()),
+        )
         .at(
             "/app/:org/settings/:page",
             get(settings::show).post(settings_forms::submit).with(jar()),

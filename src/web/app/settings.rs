@@ -271,17 +271,24 @@ pub(super) async fn page_with_secret(
         Ok(data) => data,
         Err(err) => return desk.refused(req, err),
     };
-    let rows: Vec<Vec<String>> = data["data"]
+    // Shipping rules open in their builder: the first cell links there.
+    let opens = page == "shipping-rules";
+    let rows: Vec<Value> = data["data"]
         .as_array()
         .into_iter()
         .flatten()
         .map(|item| {
-            spec.columns
+            let cells: Vec<String> = spec
+                .columns
                 .iter()
                 .map(|(_, at)| cell(item.pointer(at)))
-                .collect()
+                .collect();
+            let opens = opens.then(|| cell(item.get("id")));
+            json!({"cells": cells, "opens": opens})
         })
         .collect();
+    let new_rule = (opens && desk.may(&ops::CREATE_SHIPPING_RULE))
+        .then(|| desk.path("settings/shipping-rules/new"));
     let headings: Vec<&str> = spec.columns.iter().map(|(h, _)| *h).collect();
     let extras = match super::settings_extras::extras(ctx, desk, page, &data).await {
         Ok(extras) => extras,
@@ -333,11 +340,11 @@ pub(super) async fn page_with_secret(
         "app/settings_page.html",
         "settings",
         context! {
-            page, title => spec.title, headings, rows, data => to_value(&data),
+            page, title => spec.title, headings, rows => to_value(rows), data => to_value(&data),
             form => to_value(form), general => errors.get(""), notice,
             types => to_value(types), chosen,
             secret => secret.map(|(what, value)| context! { what, value }),
-            extras => to_value(extras),
+            extras => to_value(extras), new_rule,
         },
     )
 }

@@ -59,9 +59,11 @@ pub async fn show_new(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<Stri
     if let Some(refused) = desk.require(req, &ops::CREATE_SHIPPING_RULE) {
         return refused;
     }
-    let mut form = RuleForm::default();
-    form.conditions = 1;
-    form.parameters = 1;
+    let form = RuleForm {
+        conditions: 1,
+        parameters: 1,
+        ..RuleForm::default()
+    };
     builder(&mut desk, req, ctx, &form, &BTreeMap::new(), None).await
 }
 

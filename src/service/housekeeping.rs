@@ -45,6 +45,30 @@ pub async fn run(ctx: &Ctx) -> Result<()> {
     Ok(())
 }
 
+/// Shipments indexed for search per call of `index_for_search`.
+pub const SEARCH_BATCH: u32 = 1000;
+
+/// Gives a batch of shipments stored before search terms existed (V20) their terms; how many.
+/// The webhook worker calls it every second until a batch comes back short.
+pub async fn index_for_search(ctx: &Ctx) -> Result<usize> {
+    let batch = ctx
+        .db
+        .read(|db| store::shipments::unsearchable(db, SEARCH_BATCH))
+        .await?;
+    if batch.is_empty() {
+        return Ok(0);
+    }
+    let n = batch.len();
+    ctx.db
+        .write(move |tx| store::shipments::make_searchable(tx, &batch))
+        .await?;
+    tracing::info!(
+        shipments = n,
+        "indexed shipments stored before search for search"
+    );
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::{Arc, Mutex};

@@ -28,6 +28,7 @@ pub const TABLES: &[&str] = &[
     "orders",
     "shopify_deliveries",
     "shipments",
+    "shipment_terms",
     "booking_attempts",
     "documents",
     "print_jobs",

@@ -1,5 +1,7 @@
 //! `shipments`: scalar columns for filtering, the nested parts as JSON.
 
+use std::borrow::Cow;
+
 use crate::store::sql::{OptionalExtension, Param, Row, params};
 
 use crate::{
@@ -59,6 +61,10 @@ pub struct Filter {
     pub order_id: Option<String>,
     pub created_from: Option<String>,
     pub created_to: Option<String>,
+    /// A search: a shipment matches when its reference is the whole search, or each of its
+    /// words (`search::words`) begins one of the shipment's terms.
+    pub search: Option<String>,
+    pub carrier_id: Option<String>,
 }
 
 impl Filter {
@@ -68,7 +74,62 @@ impl Filter {
             && self.order_id.is_none()
             && self.created_from.is_none()
             && self.created_to.is_none()
+            && self.search.is_none()
+            && self.carrier_id.is_none()
     }
+}
+
+/// The most shipments one search word is looked up for before the search is made in the list
+/// query itself instead (a word so common is rare; the query is then slower, never wrong).
+const WORD_MATCHES: u32 = 20_000;
+
+/// The shipments a search names, when few enough to list by id: those whose reference is the
+/// whole search, and those each word of which begins one of their terms. None when a word
+/// begins too many terms to collect.
+fn searched(
+    db: &Reader,
+    org_id: &str,
+    search: &str,
+    words: &[String],
+) -> Result<Option<Vec<String>>> {
+    let mut found: Option<std::collections::BTreeSet<String>> = None;
+    for word in words {
+        let (from, to) = prefix_range(word);
+        let ids: std::collections::BTreeSet<String> = db
+            .conn
+            .prepare_cached(
+                "SELECT shipment_id FROM shipment_terms WHERE org_id = ?1 AND term >= ?2 AND term < ?3 LIMIT ?4",
+            )?
+            .query_map(params![org_id, from, to, WORD_MATCHES + 1], |r| r.get(0))?
+            .collect::<crate::store::sql::Result<_>>()?;
+        if ids.len() > WORD_MATCHES as usize {
+            return Ok(None);
+        }
+        found = Some(match found {
+            None => ids,
+            Some(before) => before.intersection(&ids).cloned().collect(),
+        });
+    }
+    let mut ids: Vec<String> = found.unwrap_or_default().into_iter().collect();
+    let reference: Vec<String> = db
+        .conn
+        .prepare_cached("SELECT id FROM shipments WHERE org_id = ?1 AND reference = ?2")?
+        .query_map(params![org_id, search], |r| r.get(0))?
+        .collect::<crate::store::sql::Result<_>>()?;
+    ids.extend(reference);
+    Ok(Some(ids))
+}
+
+/// A search's arguments: the ids it names, or (too many to collect) its words' term ranges and
+/// the whole search as a reference.
+enum SearchArgs {
+    Ids(String),
+    Words(Vec<(String, String)>, String),
+}
+
+/// The range of terms that begin with `word`: [word, word + the last character).
+fn prefix_range(word: &str) -> (String, String) {
+    (word.to_string(), format!("{word}{}", char::MAX))
 }
 
 pub fn list(
@@ -77,8 +138,63 @@ pub fn list(
     filter: &Filter,
     page: PageQuery,
 ) -> Result<Paged<(ShipmentRecord, SenderAddress)>> {
-    let mut clauses = vec!["s.org_id = ?"];
+    let mut clauses: Vec<Cow<'static, str>> = vec!["s.org_id = ?".into()];
     let mut args: Vec<&dyn Param> = vec![&org_id];
+    let search = filter.search.as_deref().unwrap_or_default();
+    let words = crate::model::shipment::search::words(search);
+    let searched = if words.is_empty() {
+        None
+    } else {
+        Some(match searched(db, org_id, search, &words)? {
+            Some(ids) => SearchArgs::Ids(
+                serde_json::to_string(&ids)
+                    .map_err(|e| crate::error::Error::Internal(e.to_string()))?,
+            ),
+            None => SearchArgs::Words(
+                words.iter().map(|w| prefix_range(w)).collect(),
+                search.to_string(),
+            ),
+        })
+    };
+    match &searched {
+        Some(SearchArgs::Ids(ids)) => {
+            clauses.push(
+                db.conn
+                    .pick(
+                        "s.id IN (SELECT value FROM json_each(?))",
+                        "s.id IN (SELECT json_array_elements_text(?::json))",
+                    )
+                    .into(),
+            );
+            args.push(ids);
+        }
+        Some(SearchArgs::Words(ranges, whole)) => {
+            let mut any = String::from("(s.reference = ?");
+            args.push(whole);
+            for (i, (from, to)) in ranges.iter().enumerate() {
+                any.push_str(if i == 0 { " OR (" } else { " AND " });
+                any.push_str(
+                    "s.id IN (SELECT t.shipment_id FROM shipment_terms t WHERE t.org_id = s.org_id AND t.term >= ? AND t.term < ?)",
+                );
+                args.push(from);
+                args.push(to);
+            }
+            any.push_str("))");
+            clauses.push(any.into());
+        }
+        None => {}
+    }
+    let carrier_term = filter
+        .carrier_id
+        .as_deref()
+        .map(crate::model::shipment::search::carrier_term);
+    if let Some(term) = &carrier_term {
+        clauses.push(
+            "s.id IN (SELECT t.shipment_id FROM shipment_terms t WHERE t.org_id = s.org_id AND t.term = ?)"
+                .into(),
+        );
+        args.push(term);
+    }
     let conditions: [(Option<&dyn Param>, &str); 5] = [
         (
             filter.status.as_ref().map(|v| v as &dyn Param),
@@ -103,7 +219,7 @@ pub fn list(
     ];
     for (value, clause) in conditions {
         if let Some(v) = value {
-            clauses.push(clause);
+            clauses.push(clause.into());
             args.push(v);
         }
     }
@@ -144,8 +260,8 @@ pub fn list(
 pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
     tx.conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
-                                shipping_rule_id, return_of, body, created_at, updated_at, split_from, splits_made)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                                shipping_rule_id, return_of, body, created_at, updated_at, split_from, splits_made, searchable)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1)",
     )?
     .execute(params![
         s.id,
@@ -164,7 +280,7 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
         s.split_from,
         s.splits_made
     ])?;
-    Ok(())
+    index(tx, s)
 }
 
 /// Writes back every mutable column of a stored shipment.
@@ -172,7 +288,7 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
     let n = tx.conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
-                body = ?8, updated_at = ?9, splits_made = ?10
+                body = ?8, updated_at = ?9, splits_made = ?10, searchable = 1
              WHERE org_id = ?1 AND id = ?2",
         )?
         .execute(params![
@@ -187,7 +303,63 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
             s.updated_at,
             s.splits_made
         ])?;
-    one_row(n, "shipments")
+    one_row(n, "shipments")?;
+    index(tx, s)
+}
+
+/// Brings the search terms of `s` up to date with its body (only the terms that changed are
+/// written: most updates, a status change say, change none) and marks it searchable.
+pub fn index(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
+    let terms = s.body.search_terms();
+    let stored: std::collections::BTreeSet<String> = tx
+        .conn
+        .prepare_cached("SELECT term FROM shipment_terms WHERE shipment_id = ?1")?
+        .query_map([&s.id], |r| r.get(0))?
+        .collect::<crate::store::sql::Result<_>>()?;
+    for gone in stored.difference(&terms) {
+        tx.conn
+            .prepare_cached(
+                "DELETE FROM shipment_terms WHERE org_id = ?1 AND term = ?2 AND shipment_id = ?3",
+            )?
+            .execute(params![s.org_id, gone, s.id])?;
+    }
+    for new in terms.difference(&stored) {
+        tx.conn
+            .prepare_cached(
+                "INSERT INTO shipment_terms (org_id, term, shipment_id) VALUES (?1, ?2, ?3)
+                 ON CONFLICT DO NOTHING",
+            )?
+            .execute(params![s.org_id, new, s.id])?;
+    }
+    Ok(())
+}
+
+/// Up to `limit` shipments stored before they had search terms (V20), for housekeeping to
+/// index; it then marks them searchable.
+pub fn unsearchable(db: &Reader, limit: u32) -> Result<Vec<ShipmentRecord>> {
+    Ok(db
+        .conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM shipments s WHERE s.searchable = 0 ORDER BY s.id LIMIT ?1"
+        ))?
+        .query_map([limit], from_row)?
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
+}
+
+/// Indexes shipments `unsearchable` found (still as they were: one changed meanwhile was
+/// indexed by its own write) and marks them searchable.
+pub fn make_searchable(tx: &Tx, shipments: &[ShipmentRecord]) -> Result<()> {
+    for s in shipments {
+        // Every write of a shipment marks it searchable: one still unmarked is as it was read.
+        let unchanged = tx
+            .conn
+            .prepare_cached("UPDATE shipments SET searchable = 1 WHERE id = ?1 AND searchable = 0")?
+            .execute([&s.id])?;
+        if unchanged == 1 {
+            index(tx, s)?;
+        }
+    }
+    Ok(())
 }
 
 pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {

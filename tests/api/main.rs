@@ -39,6 +39,7 @@ mod roles;
 mod sender_addresses;
 mod shared_state;
 mod shipment_ops;
+mod shipment_search;
 mod shipments;
 mod shipping_rules;
 mod shopify;

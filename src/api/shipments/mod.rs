@@ -89,6 +89,12 @@ impl ShipmentsApi {
         /// Created at or before this RFC 3339 time.
         #[oai(name = "createdTo")]
         created_to: Query<Option<String>>,
+        /// Shipments whose reference is this text, or whose receiver (name, e-mail, postal
+        /// code) or tracking number begins with each of its words, case-insensitively.
+        search: Query<Option<String>>,
+        /// Only shipments booked or to be booked with this carrier.
+        #[oai(name = "carrierId")]
+        carrier_id: Query<Option<String>>,
     ) -> ApiResult<Json<ShipmentPage>> {
         let query = ListQuery {
             page: params::page(page, limit),
@@ -97,6 +103,8 @@ impl ShipmentsApi {
             order_id: order_id.0,
             created_from: created_from.0,
             created_to: created_to.0,
+            search: search.0,
+            carrier_id: carrier_id.0,
         };
         Ok(Json(shipments::list(&ctx, &auth.0, &org_id, query).await?))
     }

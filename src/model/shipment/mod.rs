@@ -10,6 +10,7 @@ use crate::model::{status::ShipmentStatus, validate::Violations};
 
 mod parts;
 mod requests;
+pub mod search;
 mod view;
 
 pub use parts::{

@@ -194,6 +194,9 @@ pub struct ListQuery {
     pub order_id: Option<String>,
     pub created_from: Option<String>,
     pub created_to: Option<String>,
+    /// Text to search for (`search::words`).
+    pub search: Option<String>,
+    pub carrier_id: Option<String>,
 }
 
 pub async fn create(
@@ -372,6 +375,11 @@ pub async fn list(
         order_id: query.order_id,
         created_from,
         created_to,
+        search: query
+            .search
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty()),
+        carrier_id: query.carrier_id.filter(|c| !c.is_empty()),
     };
     let org_id = org_id.to_string();
     let paged = ctx

@@ -32,11 +32,8 @@ enum Found {
 async fn find(ctx: &Ctx, desk: &Desk, code: &str) -> crate::error::Result<Found> {
     let query = shipments::ListQuery {
         page: PageParams::first(1),
-        status: None,
         reference: Some(code.to_string()),
-        order_id: None,
-        created_from: None,
-        created_to: None,
+        ..Default::default()
     };
     if desk.may(&crate::service::operations::LIST_SHIPMENTS) {
         let page = shipments::list(ctx, &desk.actor, &desk.org_id, query).await?;
@@ -57,6 +54,22 @@ async fn find(ctx: &Ctx, desk: &Desk, code: &str) -> crate::error::Result<Found>
         let page = orders::list(ctx, &desk.actor, &desk.org_id, query).await?;
         if let Some(order) = page.data.first() {
             return Ok(Found::Order(order.order.id.clone()));
+        }
+    }
+    // A tracking number (scanned off a label): the one shipment it names, if only one.
+    if desk.may(&crate::service::operations::LIST_SHIPMENTS) && !code.contains(char::is_whitespace)
+    {
+        let query = shipments::ListQuery {
+            page: PageParams::first(2),
+            search: Some(code.to_string()),
+            ..Default::default()
+        };
+        let page = shipments::list(ctx, &desk.actor, &desk.org_id, query).await?;
+        if let [found] = page.data.as_slice() {
+            return Ok(Found::Shipment {
+                id: found.id.clone(),
+                unbooked: found.status.is_unbooked(),
+            });
         }
     }
     Ok(Found::Nothing)

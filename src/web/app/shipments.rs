@@ -26,6 +26,7 @@ pub struct ListParams {
     status: Option<String>,
     page: Option<String>,
     q: Option<String>,
+    carrier: Option<String>,
     from: Option<String>,
     to: Option<String>,
 }
@@ -52,10 +53,11 @@ pub async fn list(
             limit: Some("50".into()),
         },
         status: status.clone(),
-        reference: params.q.clone().filter(|q| !q.trim().is_empty()),
-        order_id: None,
+        search: params.q.clone().filter(|q| !q.trim().is_empty()),
+        carrier_id: params.carrier.clone().filter(|c| !c.is_empty()),
         created_from: day(params.from.clone(), "00:00:00.000"),
         created_to: day(params.to.clone(), "23:59:59.999"),
+        ..Default::default()
     };
     let (page, error) = match shipments::list(ctx, &desk.actor, &org, query).await {
         Ok(page) => (page.to_json().unwrap_or_default(), None),
@@ -74,6 +76,7 @@ pub async fn list(
     let keep = super::keep(&[
         ("status", status.as_deref()),
         ("q", params.q.as_deref()),
+        ("carrier", params.carrier.as_deref()),
         ("from", params.from.as_deref()),
         ("to", params.to.as_deref()),
     ]);
@@ -83,6 +86,18 @@ pub async fn list(
         book => desk.may(&ops::BOOK_SHIPMENT),
         print => desk.may(&ops::BOOK_SHIPMENT) && desk.station(req).is_some(),
         labels => desk.may(&ops::MERGE_DOCUMENTS),
+    };
+    let carriers: Vec<serde_json::Value> = if desk.may(&ops::LIST_CARRIERS) {
+        match crate::service::carriers::list(ctx, &desk.actor, &org, PageParams::first(100)).await {
+            Ok(list) => list
+                .data
+                .into_iter()
+                .map(|c| serde_json::json!({"id": c.carrier.id, "name": c.carrier.fields.name}))
+                .collect(),
+            Err(err) => return desk.refused(req, err),
+        }
+    } else {
+        Vec::new()
     };
     let notice = desk.visit.take_notice(req);
     desk.follow_changes(ctx).await;
@@ -94,6 +109,7 @@ pub async fn list(
             page => to_value(page), tabs, status, error, may_create, keep,
             bulk => choices, notice,
             q => params.q, from => params.from, to => params.to,
+            carriers => to_value(carriers), carrier => params.carrier,
         },
     )
 }

@@ -48,4 +48,5 @@ mod strict_decoder;
 mod webhooks;
 mod workbench;
 mod workbench_rules;
+mod workbench_shipments;
 mod zpl_labels;

@@ -421,13 +421,17 @@ async fn another_organizations_pages_and_things_are_404() {
 }
 
 /// The new-shipment form's fields for a valid shipment of `shop`, with `csrf_token`.
-fn new_shipment_fields(shop: &Shop, token: &str, reference: &str) -> Vec<(String, String)> {
+pub(crate) fn new_shipment_fields(
+    shop: &Shop,
+    token: &str,
+    reference: &str,
+) -> Vec<(String, String)> {
     [
         ("csrf_token", token.to_string()),
         ("reference", reference.to_string()),
         ("senderAddressId", id_of(&shop.address)),
         ("product", product(shop)),
-        ("weight", "2.5".to_string()),
+        ("parcels[0].weight", "2.5".to_string()),
         ("receiver.name", "Jane Receiver".to_string()),
         ("receiver.address1", "Main Street 1".to_string()),
         ("receiver.postalCode", "8000".to_string()),
@@ -441,7 +445,7 @@ fn new_shipment_fields(shop: &Shop, token: &str, reference: &str) -> Vec<(String
     .collect()
 }
 
-fn set(fields: &mut [(String, String)], name: &str, value: &str) {
+pub(crate) fn set(fields: &mut [(String, String)], name: &str, value: &str) {
     for (k, v) in fields.iter_mut() {
         if k == name {
             *v = value.to_string();
@@ -449,7 +453,7 @@ fn set(fields: &mut [(String, String)], name: &str, value: &str) {
     }
 }
 
-fn borrowed(fields: &[(String, String)]) -> Vec<(&str, &str)> {
+pub(crate) fn borrowed(fields: &[(String, String)]) -> Vec<(&str, &str)> {
     fields
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -474,12 +478,12 @@ async fn a_new_shipment_shows_its_problems_in_place_and_is_made_when_valid() {
     // Problems: each next to its input, the rest kept as typed, nothing made.
     let mut fields = new_shipment_fields(&shop, &token, "WB-2001");
     set(&mut fields, "receiver.name", "");
-    set(&mut fields, "weight", "0");
+    set(&mut fields, "parcels[0].weight", "0");
     let page = browser.post(&path, &borrowed(&fields)).await;
     assert_html_page(&page, "the form with problems");
     error_at(&page, "receiver.name");
     assert!(
-        error_at(&page, "weight").contains("greater than 0"),
+        error_at(&page, "parcels[0].weight").contains("greater than 0"),
         "{}",
         page.text()
     );
@@ -493,17 +497,17 @@ async fn a_new_shipment_shows_its_problems_in_place_and_is_made_when_valid() {
     }
     assert_eq!(page.hidden("reference").as_deref(), Some("WB-2001"));
     assert_eq!(page.hidden("receiver.city").as_deref(), Some("Aarhus"));
-    assert_eq!(page.hidden("weight").as_deref(), Some("0"));
+    assert_eq!(page.hidden("parcels[0].weight").as_deref(), Some("0"));
     assert_eq!(total(&shop, "shipments").await, 0);
     // A weight that is no number is named as such. (With it, an empty receiver name is not
     // reported in the same answer: the operation stops at the mistyped field, see the report.)
     let mut fields = new_shipment_fields(&shop, &token, "WB-2001");
-    set(&mut fields, "weight", "abc");
+    set(&mut fields, "parcels[0].weight", "abc");
     let page = browser.post(&path, &borrowed(&fields)).await;
     assert_html_page(&page, "a weight that is no number");
-    assert_eq!(error_at(&page, "weight"), "must be a number");
+    assert_eq!(error_at(&page, "parcels[0].weight"), "must be a number");
     assert_no_error_at(&page, "receiver.name");
-    assert_eq!(page.hidden("weight").as_deref(), Some("abc"));
+    assert_eq!(page.hidden("parcels[0].weight").as_deref(), Some("abc"));
     assert_eq!(total(&shop, "shipments").await, 0);
 
     // Without its csrf_token: the expired-form answer, nothing made.

@@ -178,3 +178,27 @@ pub(super) fn carrier_inputs(slug: &str) -> Vec<serde_json::Value> {
     }
     inputs
 }
+
+/// The services of the carrier types `slugs` (each once, in order), a group per type:
+/// `{carrier, offers: [{id, name}]}`.
+pub(super) fn service_groups<'a>(
+    slugs: impl IntoIterator<Item = &'a str>,
+) -> Vec<serde_json::Value> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut groups = Vec::new();
+    for slug in slugs {
+        let Some(adapter) = crate::carriers::find(slug) else {
+            continue;
+        };
+        let info = adapter.info();
+        if seen.insert(slug.to_string()) && !info.services.is_empty() {
+            let offers: Vec<serde_json::Value> = info
+                .services
+                .iter()
+                .map(|s| serde_json::json!({"id": s.id, "name": s.name}))
+                .collect();
+            groups.push(serde_json::json!({"carrier": info.name, "offers": offers}));
+        }
+    }
+    groups
+}

@@ -32,8 +32,10 @@ mod scan;
 mod settings;
 mod settings_extras;
 mod settings_forms;
+mod shipment_actions;
 mod shipment_edit;
 mod shipment_form;
+mod shipment_parts;
 mod shipments;
 
 /// `routes` with the workbench's pages added.
@@ -60,7 +62,7 @@ pub fn routes(routes: Route) -> Route {
         )
         .at(
             "/app/:org/shipments/:id",
-            get(shipments::show).post(shipments::act).with(jar()),
+            get(shipments::show).post(shipment_actions::act).with(jar()),
         )
         .at(
             "/app/:org/shipments/:id/edit",

@@ -194,29 +194,24 @@ async fn choices(ctx: &Ctx, desk: &Desk, id: Option<&str>) -> Result<Value> {
     let (a, o, first) = (&desk.actor, desk.org_id.as_str(), PageParams::first(100));
     let carriers = carriers::list(ctx, a, o, first.clone()).await?;
     let mut products = Vec::new();
-    let mut services = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
     for carrier in &carriers.data {
         let slug = carrier.carrier.fields.carrier_slug.as_str();
         let Some(adapter) = crate::carriers::find(slug) else {
             continue;
         };
-        let info = adapter.info();
-        for offer in &info.products {
+        for offer in &adapter.info().products {
             products.push(json!({
                 "value": format!("{}|{}", carrier.carrier.id, offer.id),
                 "label": format!("{} · {}", carrier.carrier.fields.name, offer.name),
             }));
         }
-        if seen.insert(slug.to_string()) && !info.services.is_empty() {
-            let offers: Vec<Value> = info
-                .services
-                .iter()
-                .map(|s| json!({"id": s.id, "name": s.name}))
-                .collect();
-            services.push(json!({"carrier": info.name, "offers": offers}));
-        }
     }
+    let services = super::form_inputs::service_groups(
+        carriers
+            .data
+            .iter()
+            .map(|c| c.carrier.fields.carrier_slug.as_str()),
+    );
     let addresses: Vec<Value> = sender_addresses::list(ctx, a, o, first.clone())
         .await?
         .data

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::{
     Desk, form_values, is_refusal, problems_at,
-    shipment_form::{RECEIVER, body_of, form, input_of},
+    shipment_form::{NewParts, RECEIVER, body_of, form, input_of},
 };
 use crate::{
     error::Error,
@@ -93,6 +93,7 @@ pub async fn show(
         &values_of(&shipment),
         &BTreeMap::new(),
         Some(&id),
+        &NewParts::default(),
     )
     .await
 }
@@ -149,12 +150,30 @@ pub async fn submit(
         }
         Err(Error::Validation(problems)) => {
             let errors = problems_at(problems, |f| Some(input_of(f)).filter(|i| !i.is_empty()));
-            form(&mut desk, req, ctx, &values, &errors, Some(&id)).await
+            form(
+                &mut desk,
+                req,
+                ctx,
+                &values,
+                &errors,
+                Some(&id),
+                &NewParts::default(),
+            )
+            .await
         }
         Err(err) if is_refusal(&err) => desk.refused(req, err),
         Err(err) => {
             let errors = BTreeMap::from([(String::new(), err.to_string())]);
-            form(&mut desk, req, ctx, &values, &errors, Some(&id)).await
+            form(
+                &mut desk,
+                req,
+                ctx,
+                &values,
+                &errors,
+                Some(&id),
+                &NewParts::default(),
+            )
+            .await
         }
     }
 }

@@ -1,8 +1,9 @@
-//! New shipment (DESIGN §20): sender address, receiver, one parcel, and carrier with product
-//! from the organization's carriers; posted as the same body REST takes, so its checks are the
-//! operation's own, each problem shown next to its input.
+//! New shipment (DESIGN §20): sender address, receiver, parcels with the goods in them, carrier
+//! with product and services from the organization's carriers, and the rates the shipping rules
+//! quote for it (choosing one applies its rule); posted as the same body REST takes, so its
+//! checks are the operation's own, each problem shown next to its input.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use minijinja::context;
 use poem::{
@@ -11,12 +12,45 @@ use poem::{
 };
 use serde_json::{Value, json};
 
-use super::{Desk, form_values, is_refusal, orders::choices, problems_at};
+use super::{
+    Desk, form_values, is_refusal,
+    orders::choices,
+    problems_at,
+    shipment_parts::{LINE_INPUTS, Packed, packed, rows},
+};
 use crate::{
     error::Error,
-    service::{Ctx, Input, decode_value, operations as ops, shipments},
-    web::page::{see_other, to_value},
+    model::shipment::ApplyRuleIn,
+    service::{Ctx, Input, decode_value, operations as ops, quotes, shipments},
+    web::page::{field, see_other, to_value},
 };
+
+/// What only the New shipment form has: its parcel and line rows, the services ticked and the
+/// rates quoted.
+#[derive(Default)]
+pub(super) struct NewParts {
+    pub parcels: usize,
+    pub lines: usize,
+    pub services: BTreeSet<String>,
+    pub rates: Option<Vec<Value>>,
+}
+
+impl NewParts {
+    /// The rows and services a posted form has.
+    fn posted(fields: &[(String, String)], values: &BTreeMap<String, String>) -> NewParts {
+        let (parcels, lines) = rows(values);
+        NewParts {
+            parcels: parcels.max(1),
+            lines: lines.max(1),
+            services: fields
+                .iter()
+                .filter(|(k, _)| k == "services")
+                .map(|(_, v)| v.clone())
+                .collect(),
+            rates: None,
+        }
+    }
+}
 
 /// The receiver's inputs: form name, label, JSON key, required, autocomplete.
 pub(super) const RECEIVER: [(&str, &str, &str, bool, &str); 8] = [
@@ -63,6 +97,11 @@ pub async fn show(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<String>)
     if let Some(refused) = desk.require(req, &ops::CREATE_SHIPMENT) {
         return refused;
     }
+    let parts = NewParts {
+        parcels: 1,
+        lines: 1,
+        ..NewParts::default()
+    };
     form(
         &mut desk,
         req,
@@ -70,11 +109,12 @@ pub async fn show(req: &Request, Data(ctx): Data<&Ctx>, Path(org): Path<String>)
         &BTreeMap::new(),
         &BTreeMap::new(),
         None,
+        &parts,
     )
     .await
 }
 
-/// The shipment form: new, or editing the shipment `editing` (its id).
+/// The shipment form: new (with `parts`), or editing the shipment `editing` (its id).
 pub(super) async fn form(
     desk: &mut Desk,
     req: &Request,
@@ -82,6 +122,7 @@ pub(super) async fn form(
     values: &BTreeMap<String, String>,
     errors: &BTreeMap<String, String>,
     editing: Option<&str>,
+    parts: &NewParts,
 ) -> Response {
     let choices = match choices(ctx, desk).await {
         Ok(choices) => choices,
@@ -97,6 +138,17 @@ pub(super) async fn form(
         .collect();
     let products = choices["products"].clone();
     let general = errors.get("").cloned();
+    let services = super::form_inputs::service_groups(
+        choices["carriers"]["data"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["carrierSlug"].as_str()),
+    );
+    let lines: Vec<Value> = LINE_INPUTS
+        .iter()
+        .map(|(name, label)| json!({"name": name, "label": label}))
+        .collect();
     desk.render(
         req,
         "app/shipment_new.html",
@@ -105,8 +157,56 @@ pub(super) async fn form(
             receiver => to_value(receiver), products => to_value(products),
             addresses => to_value(&choices["senderAddresses"]["data"]),
             values => to_value(values), errors => to_value(errors), general, editing,
+            parcel_rows => (0..parts.parcels).collect::<Vec<_>>(),
+            line_rows => (0..parts.lines).collect::<Vec<_>>(),
+            line_inputs => to_value(lines), services => to_value(services),
+            services_on => to_value(&parts.services), rates => to_value(&parts.rates),
+            may_quote => desk.may(&ops::QUOTE_SHIPPING_RATES),
         },
     )
+}
+
+/// The new shipment's body with its parcels and services, and where its parcels came from.
+fn new_body(values: &BTreeMap<String, String>, parts: &NewParts) -> (Value, Packed) {
+    let mut body = body_of(values);
+    let packed = packed(values);
+    body["parcels"] = json!(packed.parcels);
+    body["carrierSettings"]["services"] = json!(parts.services);
+    (body, packed)
+}
+
+/// The rates the rules give for the form's receiver country and goods, each with its rule.
+async fn rates(
+    ctx: &Ctx,
+    desk: &Desk,
+    values: &BTreeMap<String, String>,
+    packed: &Packed,
+) -> Result<Vec<Value>, Error> {
+    let country = values
+        .get("receiver.countryCode")
+        .map(|c| c.to_ascii_uppercase())
+        .unwrap_or_default();
+    let basket = packed.basket(&country);
+    let out = quotes::quote(
+        ctx,
+        &desk.actor,
+        &desk.org_id,
+        Input::new(decode_value(basket)),
+    )
+    .await?;
+    Ok(out
+        .rates
+        .into_iter()
+        .map(|r| {
+            let cents: u64 = r.total_price.parse().unwrap_or(0);
+            json!({
+                "rule": r.shipping_rule_id,
+                "name": r.service_name,
+                "carrier": r.carrier_name,
+                "price": format!("{}.{:02} {}", cents / 100, cents % 100, r.currency),
+            })
+        })
+        .collect())
 }
 
 #[handler]
@@ -120,29 +220,98 @@ pub async fn submit(
         Ok(opened) => opened,
         Err(answer) => return answer,
     };
-    let values = form_values(&fields);
-    let made = shipments::create(
-        ctx,
-        &desk.actor,
-        &org,
-        Input::new(decode_value(body_of(&values))),
-    )
-    .await;
+    let mut values = form_values(&fields);
+    values.remove("services");
+    values.remove("action");
+    let mut parts = NewParts::posted(&fields, &values);
+    let (body, packed) = new_body(&values, &parts);
+    let at_input = |f: &str| {
+        packed
+            .input_of(f)
+            .or_else(|| Some(input_of(f)).filter(|i| !i.is_empty()))
+    };
+    let none = BTreeMap::new();
+    match field(&fields, "action").unwrap_or("create") {
+        "more_parcels" => {
+            parts.parcels += 1;
+            return form(&mut desk, req, ctx, &values, &none, None, &parts).await;
+        }
+        "more_lines" => {
+            parts.lines += 1;
+            return form(&mut desk, req, ctx, &values, &none, None, &parts).await;
+        }
+        "quote" => {
+            return match rates(ctx, &desk, &values, &packed).await {
+                Ok(rates) => {
+                    parts.rates = Some(rates);
+                    form(&mut desk, req, ctx, &values, &none, None, &parts).await
+                }
+                Err(err) if is_refusal(&err) => desk.refused(req, err),
+                Err(err) => {
+                    let errors = BTreeMap::from([(
+                        String::new(),
+                        format!("No rates: {}", quote_problem(err)),
+                    )]);
+                    form(&mut desk, req, ctx, &values, &errors, None, &parts).await
+                }
+            };
+        }
+        _ => {}
+    }
+    let made = shipments::create(ctx, &desk.actor, &org, Input::new(decode_value(body))).await;
     match made {
         Ok(shipment) => {
-            desk.visit
-                .leave_notice(req, "Shipment made. Book it when it is ready.");
-            see_other(&desk.path(&format!("shipments/{}", shipment.shipment.id)))
+            let id = shipment.shipment.id;
+            let rule = values.get("rule").filter(|r| !r.is_empty()).cloned();
+            let notice = match rule {
+                Some(shipping_rule_id) => {
+                    let request = ApplyRuleIn { shipping_rule_id };
+                    match shipments::apply_shipping_rule(
+                        ctx,
+                        &desk.actor,
+                        &org,
+                        &id,
+                        Input::ok(request),
+                    )
+                    .await
+                    {
+                        Ok(_) => {
+                            "Shipment made with the rate's rule applied. Book it when it is ready."
+                                .to_string()
+                        }
+                        Err(err) => format!("Shipment made, but its rule was not applied: {err}"),
+                    }
+                }
+                None => "Shipment made. Book it when it is ready.".to_string(),
+            };
+            desk.visit.leave_notice(req, &notice);
+            see_other(&desk.path(&format!("shipments/{id}")))
         }
         Err(Error::Validation(problems)) => {
-            let errors = problems_at(problems, |f| Some(input_of(f)).filter(|i| !i.is_empty()));
-            form(&mut desk, req, ctx, &values, &errors, None).await
+            let errors = problems_at(problems, at_input);
+            form(&mut desk, req, ctx, &values, &errors, None, &parts).await
         }
         Err(err) if is_refusal(&err) => desk.refused(req, err),
         Err(err) => {
             let errors = BTreeMap::from([(String::new(), err.to_string())]);
-            form(&mut desk, req, ctx, &values, &errors, None).await
+            form(&mut desk, req, ctx, &values, &errors, None, &parts).await
         }
+    }
+}
+
+/// A quote's failure as the form says it: what is missing for a rate.
+fn quote_problem(err: Error) -> String {
+    match err {
+        Error::Validation(problems) => problems
+            .iter()
+            .map(|p| match p.field.as_str() {
+                "destination.country" => "the receiver's country is needed".to_string(),
+                f if f.starts_with("items") => format!("the goods: {}", p.message),
+                f => format!("{f} {}", p.message),
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
     }
 }
 

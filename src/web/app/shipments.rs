@@ -13,10 +13,7 @@ use serde::Deserialize;
 use super::Desk;
 use crate::{
     error::Error,
-    model::{
-        shipment::{BookIn, StatusIn},
-        status::ShipmentStatus,
-    },
+    model::{shipment::BookIn, status::ShipmentStatus},
     service::{Ctx, Input, PageParams, operations as ops, shipments},
     web::page::{field, see_other, to_value},
 };
@@ -127,7 +124,7 @@ pub async fn show(
     shipment_page(&mut desk, req, ctx, &id, None).await
 }
 
-async fn shipment_page(
+pub(super) async fn shipment_page(
     desk: &mut Desk,
     req: &Request,
     ctx: &Ctx,
@@ -151,6 +148,17 @@ async fn shipment_page(
         print => write && has_labels && station.is_some(),
         cancel => write && status.can_move(ShipmentStatus::Cancelled),
         return_shipment => write && status.has_left() && shipment.shipment.kind == "outbound",
+        split => desk.may(&ops::SPLIT_PARCEL) && status.is_unbooked(),
+    };
+    // The carrier by its name, when the role may read carriers.
+    let carrier_id = &shipment.shipment.body.carrier_settings.carrier_id;
+    let carrier = if desk.may(&ops::GET_CARRIER) {
+        crate::service::carriers::get(ctx, &desk.actor, &desk.org_id, carrier_id)
+            .await
+            .map(|c| c.carrier.fields.name)
+            .ok()
+    } else {
+        None
     };
     let moves: Vec<&str> = ShipmentStatus::ALL
         .iter()
@@ -186,6 +194,7 @@ async fn shipment_page(
         context! {
             shipment => to_value(shipment.to_json().unwrap_or_default()),
             actions, error, notice, moves, rules => to_value(rules),
+            carrier => carrier.unwrap_or_else(|| carrier_id.clone()),
         },
     )
 }
@@ -308,88 +317,5 @@ pub async fn document(
                 .body(download.document.content.0)
         }
         Err(err) => desk.refused(req, err),
-    }
-}
-
-/// `POST /app/{orgId}/shipments/{id}` with `action` `book`, `book_print` (book, then send the
-/// labels to this station's printer), `print`, `cancel` or `return`.
-#[handler]
-pub async fn act(
-    req: &Request,
-    Data(ctx): Data<&Ctx>,
-    Path((org, id)): Path<(String, String)>,
-    body: Vec<u8>,
-) -> Response {
-    let (mut desk, fields) = match Desk::open_form(req, ctx, &org, &body).await {
-        Ok(opened) => opened,
-        Err(answer) => return answer,
-    };
-    let actor = desk.actor.clone();
-    let action = field(&fields, "action").unwrap_or_default();
-    let done = match action {
-        "book" | "book_print" => {
-            let request = BookIn::default();
-            match shipments::book(ctx, &actor, &org, &id, Input::ok(request)).await {
-                Ok(_) if action == "book_print" => {
-                    let printed = desk
-                        .print_labels_said(req, ctx, &id)
-                        .await
-                        .unwrap_or_default();
-                    desk.visit.leave_notice(req, &format!("Booked. {printed}"));
-                    return see_other(&desk.path(&format!("shipments/{id}")));
-                }
-                Ok(_) => Ok((id.clone(), "Booked: the labels are ready.")),
-                Err(err) => Err(err),
-            }
-        }
-        "print" => {
-            let printed = desk
-                .print_labels_said(req, ctx, &id)
-                .await
-                .unwrap_or_else(|| "Choose this station's printer on the Scan page first.".into());
-            desk.visit.leave_notice(req, &printed);
-            return see_other(&desk.path(&format!("shipments/{id}")));
-        }
-        "cancel" => {
-            let request = StatusIn {
-                status: ShipmentStatus::Cancelled,
-            };
-            shipments::set_status(ctx, &actor, &org, &id, Input::ok(request))
-                .await
-                .map(|_| (id.clone(), "The shipment is cancelled."))
-        }
-        "status" => {
-            let to = field(&fields, "status").and_then(ShipmentStatus::parse);
-            match to {
-                Some(status) => {
-                    shipments::set_status(ctx, &actor, &org, &id, Input::ok(StatusIn { status }))
-                        .await
-                        .map(|_| (id.clone(), "The status is changed."))
-                }
-                None => Err(Error::invalid("status", "choose a status")),
-            }
-        }
-        "apply_rule" => {
-            let request = crate::model::shipment::ApplyRuleIn {
-                shipping_rule_id: field(&fields, "shippingRuleId")
-                    .unwrap_or_default()
-                    .to_string(),
-            };
-            shipments::apply_shipping_rule(ctx, &actor, &org, &id, Input::ok(request))
-                .await
-                .map(|_| (id.clone(), "The rule is applied."))
-        }
-        "return" => shipments::create_return(ctx, &actor, &org, &id)
-            .await
-            .map(|made| (made.shipment.id, "The return shipment is made.")),
-        other => Err(Error::invalid("action", format!("no action {other:?}"))),
-    };
-    match done {
-        Ok((shown, notice)) => {
-            desk.visit.leave_notice(req, notice);
-            see_other(&desk.path(&format!("shipments/{shown}")))
-        }
-        Err(err) if super::is_refusal(&err) => desk.refused(req, err),
-        Err(err) => shipment_page(&mut desk, req, ctx, &id, Some(err.to_string())).await,
     }
 }

@@ -1,0 +1,198 @@
+//! The New shipment form's parcels, goods, services and rates, and splitting a parcel off on a
+//! shipment's page (DESIGN §20).
+
+use serde_json::json;
+
+use crate::{
+    fixtures::{Shop, id_of, rule_body, with},
+    workbench::{
+        app_path, assert_html_page, borrowed, csrf, error_at, new_shipment_fields, owner,
+        shipment_in, total,
+    },
+};
+
+/// The new-shipment form's fields without its single parcel, and `extra` added.
+fn fields_with(shop: &Shop, token: &str, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut fields = new_shipment_fields(shop, token, "WB-7001");
+    fields.retain(|(k, _)| k != "parcels[0].weight");
+    fields.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    fields
+}
+
+#[tokio::test]
+async fn a_new_shipment_has_parcels_with_their_goods_and_services() {
+    let shop = Shop::new().await;
+    let mut browser = owner(&shop).await;
+    let path = app_path(&shop.org, "shipments/new");
+    let form = browser.get(&path).await;
+    assert_html_page(&form, "the new shipment form");
+    let token = csrf(&form);
+
+    // Another parcel row, nothing made.
+    let more = fields_with(
+        &shop,
+        &token,
+        &[("parcels[0].weight", "2"), ("action", "more_parcels")],
+    );
+    let page = browser.post(&path, &borrowed(&more)).await;
+    assert_html_page(&page, "another parcel");
+    assert_eq!(page.hidden("parcels[0].weight").as_deref(), Some("2"));
+    assert!(page.html.contains("name=\"parcels[1].weight\""));
+    assert_eq!(page.options("lines[0].parcel"), ["1", "2"]);
+    assert_eq!(total(&shop, "shipments").await, 0);
+
+    // A line's problem is shown at its row.
+    let bad = fields_with(
+        &shop,
+        &token,
+        &[
+            ("parcels[0].weight", "2"),
+            ("lines[0].sku", "MUG"),
+            ("lines[0].quantity", "0"),
+        ],
+    );
+    let page = browser.post(&path, &borrowed(&bad)).await;
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert!(!error_at(&page, "lines[0].quantity").is_empty());
+    assert_eq!(total(&shop, "shipments").await, 0);
+
+    let good = fields_with(
+        &shop,
+        &token,
+        &[
+            ("parcels[0].weight", "2"),
+            ("parcels[1].weight", "0,5"),
+            ("currency", "dkk"),
+            ("lines[0].sku", "MUG"),
+            ("lines[0].description", "Stoneware mug"),
+            ("lines[0].quantity", "2"),
+            ("lines[0].unitPrice", "49.50"),
+            ("lines[0].parcel", "1"),
+            ("lines[1].sku", "TEE"),
+            ("lines[1].quantity", "1"),
+            ("lines[1].countryOfOrigin", "pt"),
+            ("lines[1].parcel", "2"),
+            ("services", "signature"),
+        ],
+    );
+    let page = browser.post(&path, &borrowed(&good)).await;
+    assert_eq!(page.status, 303, "{}", page.text());
+    let id = shipment_in(&page.location(), &shop.org);
+    let made = shop.get(&id).await;
+    assert_eq!(made["parcels"][0]["weight"], json!(2.0));
+    assert_eq!(made["parcels"][1]["weight"], json!(0.5));
+    let first = &made["parcels"][0]["orderLines"][0];
+    assert_eq!(
+        (
+            &first["sku"],
+            &first["quantity"],
+            &first["unitPrice"],
+            &first["currency"]
+        ),
+        (&json!("MUG"), &json!(2), &json!(49.5), &json!("DKK"))
+    );
+    assert_eq!(made["parcels"][1]["orderLines"][0]["countryOfOrigin"], "PT");
+    assert_eq!(made["carrierSettings"]["services"], json!(["signature"]));
+}
+
+#[tokio::test]
+async fn the_rules_rates_are_offered_and_the_one_chosen_is_applied() {
+    let shop = Shop::new().await;
+    let rule = with(
+        rule_body(&id_of(&shop.carrier), &id_of(&shop.address)),
+        "conditions",
+        json!([{"type": "flatRate", "shippingPrice": 39, "currency": "DKK"}]),
+    );
+    let rule = shop.app.create_rule(&shop.org, rule).await;
+    let mut browser = owner(&shop).await;
+    let path = app_path(&shop.org, "shipments/new");
+    let token = csrf(&browser.get(&path).await);
+    let quote = fields_with(
+        &shop,
+        &token,
+        &[("parcels[0].weight", "1"), ("action", "quote")],
+    );
+    let page = browser.post(&path, &borrowed(&quote)).await;
+    assert_html_page(&page, "the rates");
+    assert!(page.text().contains("39.00 DKK"), "{}", page.text());
+    assert!(
+        page.html.contains(&format!("value=\"{}\"", id_of(&rule))),
+        "{}",
+        page.html
+    );
+    assert_eq!(total(&shop, "shipments").await, 0);
+
+    // Without a receiver country the form says what a rate needs.
+    let mut nowhere = quote.clone();
+    nowhere.retain(|(k, _)| k != "receiver.countryCode");
+    let page = browser.post(&path, &borrowed(&nowhere)).await;
+    assert!(
+        page.text().contains("the receiver's country is needed"),
+        "{}",
+        page.text()
+    );
+
+    let chosen = fields_with(
+        &shop,
+        &token,
+        &[("parcels[0].weight", "1"), ("rule", &id_of(&rule))],
+    );
+    let page = browser.post(&path, &borrowed(&chosen)).await;
+    assert_eq!(page.status, 303, "{}", page.text());
+    let made = shop.get(&shipment_in(&page.location(), &shop.org)).await;
+    assert_eq!(made["shippingRuleId"], json!(id_of(&rule)));
+}
+
+#[tokio::test]
+async fn a_parcels_lines_are_split_off_into_a_new_shipment() {
+    let shop = Shop::new().await;
+    let body = with(
+        shop.body(),
+        "parcels",
+        json!([{"weight": 2, "orderLines": [{"sku": "MUG", "quantity": 2}, {"sku": "TEE", "quantity": 1}]}]),
+    );
+    let original = shop.create(body).await;
+    let id = id_of(&original);
+    let parcel = original["parcels"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let tee = original["parcels"][0]["orderLines"][1]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let mut browser = owner(&shop).await;
+    let path = app_path(&shop.org, &format!("shipments/{id}"));
+    let page = browser.get(&path).await;
+    assert_html_page(&page, "a shipment with a parcel to split");
+    assert!(page.html.contains("Split into a new shipment"));
+    let split = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&page)),
+                ("action", "split"),
+                ("parcelId", &parcel),
+                ("orderLineIds", &tee),
+                ("reference", "WB-SPLIT"),
+            ],
+        )
+        .await;
+    assert_eq!(split.status, 303, "{}", split.text());
+    let new_id = shipment_in(&split.location(), &shop.org);
+    assert_ne!(new_id, id);
+    let new = shop.get(&new_id).await;
+    assert_eq!(new["reference"], "WB-SPLIT");
+    assert_eq!(new["parcels"][0]["orderLines"][0]["sku"], "TEE");
+    let kept = shop.get(&id).await;
+    assert_eq!(
+        kept["parcels"][0]["orderLines"].as_array().map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(kept["parcels"][0]["orderLines"][0]["sku"], "MUG");
+
+    // Booked, it is no longer offered.
+    shop.post_empty(&id, "/book").await.expect(200);
+    let page = browser.get(&path).await;
+    assert!(!page.html.contains("Split into a new shipment"));
+}

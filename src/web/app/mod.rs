@@ -24,6 +24,7 @@ use crate::{
     },
 };
 
+mod branding;
 mod form_inputs;
 mod orders;
 mod scan;
@@ -75,6 +76,10 @@ pub fn routes(routes: Route) -> Route {
             get(scan::show).post(scan::submit).with(jar()),
         )
         .at("/app/:org/settings", get(settings::index).with(jar()))
+        .at(
+            "/app/:org/settings/branding/logo",
+            get(branding::logo).with(jar()),
+        )
         .at(
             "/app/:org/settings/:page",
             get(settings::show).post(settings_forms::submit).with(jar()),

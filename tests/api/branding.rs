@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::{
     browser::{Browser, connect},
-    helpers::{TestApp, TestOrg, error_fields},
+    helpers::{Reply, TestApp, TestOrg, error_fields},
     mcp::{Mcp, tool_ok},
     roles::{add_person, connect_as},
 };
@@ -50,6 +50,14 @@ async fn fetch(
     (status, headers, resp.bytes().await.unwrap().to_vec())
 }
 
+async fn get(app: &TestApp, org: &TestOrg) -> Value {
+    app.get(&branding(org), &org.token).await.expect(200)
+}
+
+async fn put(app: &TestApp, org: &TestOrg, body: Value) -> Reply {
+    app.put(&branding(org), &org.token, body).await
+}
+
 async fn owner(app: &TestApp, org: &TestOrg) -> Browser {
     let password = app.set_password(&org.email);
     Browser::signed_in(app, &org.email, &password).await
@@ -59,7 +67,7 @@ async fn owner(app: &TestApp, org: &TestOrg) -> Browser {
 async fn an_organization_that_never_set_its_branding_shows_its_name_a_neutral_color_and_no_logo() {
     let app = TestApp::spawn().await;
     let org = app.create_org();
-    let shown = app.get(&branding(&org), &org.token).await.expect(200);
+    let shown = get(&app, &org).await;
     assert_eq!(
         shown,
         json!({"displayName": "Test Org", "color": "#374151", "logo": null, "logoType": null, "updatedAt": null})
@@ -72,7 +80,7 @@ async fn an_organization_that_never_set_its_branding_shows_its_name_a_neutral_co
     )
     .await
     .expect(200);
-    let shown = app.get(&branding(&org), &org.token).await.expect(200);
+    let shown = get(&app, &org).await;
     assert_eq!(shown["displayName"], "Renamed");
 }
 
@@ -80,33 +88,28 @@ async fn an_organization_that_never_set_its_branding_shows_its_name_a_neutral_co
 async fn a_change_is_kept_field_by_field_and_null_puts_a_default_back() {
     let app = TestApp::spawn().await;
     let org = app.create_org();
-    let put = app
-        .put(
-            &branding(&org),
-            &org.token,
-            json!({"displayName": "  Acme Shop ", "color": "#1A73E8", "logo": PNG}),
-        )
-        .await
-        .expect(200);
-    assert_eq!(put["displayName"], "Acme Shop");
-    assert_eq!(put["color"], "#1a73e8");
-    assert_eq!(put["logo"], PNG);
-    assert_eq!(put["logoType"], "image/png");
-    crate::helpers::assert_timestamp(&put["updatedAt"]);
-    let got = app.get(&branding(&org), &org.token).await.expect(200);
-    assert_eq!(got, put);
+    let set = put(
+        &app,
+        &org,
+        json!({"displayName": "  Acme Shop ", "color": "#1A73E8", "logo": PNG}),
+    )
+    .await
+    .expect(200);
+    assert_eq!(set["displayName"], "Acme Shop");
+    assert_eq!(set["color"], "#1a73e8");
+    assert_eq!(set["logo"], PNG);
+    assert_eq!(set["logoType"], "image/png");
+    crate::helpers::assert_timestamp(&set["updatedAt"]);
+    let got = get(&app, &org).await;
+    assert_eq!(got, set);
 
     // The answer goes back as it is (its read-only fields are ignored) and changes nothing.
-    let again = app
-        .put(&branding(&org), &org.token, got.clone())
-        .await
-        .expect(200);
+    let again = put(&app, &org, got.clone()).await.expect(200);
     assert_eq!(again["logo"], got["logo"]);
     assert_eq!(again["displayName"], got["displayName"]);
 
     // Left out keeps; null puts back the default.
-    let changed = app
-        .put(&branding(&org), &org.token, json!({"color": "#00aa00"}))
+    let changed = put(&app, &org, json!({"color": "#00aa00"}))
         .await
         .expect(200);
     assert_eq!(
@@ -117,24 +120,20 @@ async fn a_change_is_kept_field_by_field_and_null_puts_a_default_back() {
         ),
         (&json!("Acme Shop"), &json!("#00aa00"), &json!("image/png"))
     );
-    let reset = app
-        .put(
-            &branding(&org),
-            &org.token,
-            json!({"displayName": null, "color": null, "logo": null}),
-        )
-        .await
-        .expect(200);
+    let reset = put(
+        &app,
+        &org,
+        json!({"displayName": null, "color": null, "logo": null}),
+    )
+    .await
+    .expect(200);
     assert_eq!(reset["displayName"], "Test Org");
     assert_eq!(reset["color"], "#374151");
     assert_eq!(
         (&reset["logo"], &reset["logoType"]),
         (&Value::Null, &Value::Null)
     );
-    assert_eq!(
-        app.get(&branding(&org), &org.token).await.expect(200),
-        reset
-    );
+    assert_eq!(get(&app, &org).await, reset);
 }
 
 #[tokio::test]
@@ -145,9 +144,7 @@ async fn a_png_logo_is_served_to_the_workbench_with_headers_that_keep_it_inert()
     let (status, _, _) = fetch(&app, &browser, &logo_page(&org)).await;
     assert_eq!(status, 404, "no logo yet");
 
-    app.put(&branding(&org), &org.token, json!({"logo": PNG}))
-        .await
-        .expect(200);
+    put(&app, &org, json!({"logo": PNG})).await.expect(200);
     let (status, headers, bytes) = fetch(&app, &browser, &logo_page(&org)).await;
     assert_eq!(status, 200);
     let header = |name: &str| crate::helpers::header(&headers, name);
@@ -173,9 +170,7 @@ async fn a_png_logo_is_served_to_the_workbench_with_headers_that_keep_it_inert()
     let member = Browser::signed_in(&app, &email, &password).await;
     assert_eq!(fetch(&app, &member, &logo_page(&org)).await.0, 200);
 
-    app.put(&branding(&org), &org.token, json!({"logo": null}))
-        .await
-        .expect(200);
+    put(&app, &org, json!({"logo": null})).await.expect(200);
     let page = browser.get(&logo_page(&org)).await;
     assert_eq!(page.status, 404);
 }
@@ -201,17 +196,12 @@ async fn an_svg_logo_is_stored_sanitized_and_served_as_svg() {
   <image width="8" height="8" xlink:href="data:image/png;base64,iVBORw0KGgo="/>
   <text x="4" y="60" font-family="Arial">Acme &amp; Co</text>
 </svg>"##;
-    let put = app
-        .put(
-            &branding(&org),
-            &org.token,
-            json!({"logo": STANDARD.encode(svg)}),
-        )
+    let set = put(&app, &org, json!({"logo": STANDARD.encode(svg)}))
         .await
         .expect(200);
-    assert_eq!(put["logoType"], "image/svg+xml");
+    assert_eq!(set["logoType"], "image/svg+xml");
     let stored =
-        String::from_utf8(STANDARD.decode(put["logo"].as_str().unwrap()).unwrap()).unwrap();
+        String::from_utf8(STANDARD.decode(set["logo"].as_str().unwrap()).unwrap()).unwrap();
     for gone in [
         "<script",
         "alert",
@@ -241,10 +231,7 @@ async fn an_svg_logo_is_stored_sanitized_and_served_as_svg() {
     ] {
         assert!(stored.contains(kept), "{kept} missing: {stored}");
     }
-    assert_eq!(
-        app.get(&branding(&org), &org.token).await.expect(200)["logo"],
-        put["logo"]
-    );
+    assert_eq!(get(&app, &org).await["logo"], set["logo"]);
 
     let mut browser = owner(&app, &org).await;
     let page = browser.get(&logo_page(&org)).await;
@@ -258,12 +245,7 @@ async fn an_svg_logo_is_stored_sanitized_and_served_as_svg() {
 
     // Entities are refused outright (they are how a small file becomes a huge one).
     let bomb = r#"<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>"#;
-    let problem = app
-        .put(
-            &branding(&org),
-            &org.token,
-            json!({"logo": STANDARD.encode(bomb)}),
-        )
+    let problem = put(&app, &org, json!({"logo": STANDARD.encode(bomb)}))
         .await
         .problem(400, "validation_failed");
     assert_eq!(error_fields(&problem), ["logo"]);
@@ -273,16 +255,15 @@ async fn an_svg_logo_is_stored_sanitized_and_served_as_svg() {
 async fn every_problem_of_a_body_is_named_at_once_and_nothing_is_kept() {
     let app = TestApp::spawn().await;
     let org = app.create_org();
-    let before = app.get(&branding(&org), &org.token).await.expect(200);
+    let before = get(&app, &org).await;
     let oversized = STANDARD.encode(vec![b'<'; 256 * 1024 + 1]);
-    let problem = app
-        .put(
-            &branding(&org),
-            &org.token,
-            json!({"displayName": " ", "color": "blue", "logo": oversized}),
-        )
-        .await
-        .problem(400, "validation_failed");
+    let problem = put(
+        &app,
+        &org,
+        json!({"displayName": " ", "color": "blue", "logo": oversized}),
+    )
+    .await
+    .problem(400, "validation_failed");
     assert_eq!(error_fields(&problem), ["displayName", "color", "logo"]);
     assert!(
         problem["errors"][2]["message"]
@@ -299,14 +280,13 @@ async fn every_problem_of_a_body_is_named_at_once_and_nothing_is_kept() {
         ("%%%", "must be base64"),
         ("iVBORw0KGgoAAAAA", "is not a readable PNG"),
     ] {
-        let problem = app
-            .put(
-                &branding(&org),
-                &org.token,
-                json!({"displayName": "Line\nbreak", "color": "#12345g", "logo": logo}),
-            )
-            .await
-            .problem(400, "validation_failed");
+        let problem = put(
+            &app,
+            &org,
+            json!({"displayName": "Line\nbreak", "color": "#12345g", "logo": logo}),
+        )
+        .await
+        .problem(400, "validation_failed");
         assert_eq!(error_fields(&problem), ["displayName", "color", "logo"]);
         assert!(
             problem["errors"][2]["message"]
@@ -318,14 +298,13 @@ async fn every_problem_of_a_body_is_named_at_once_and_nothing_is_kept() {
     }
 
     // Unknown fields are named (with the field meant when it is close), wrong types too.
-    let problem = app
-        .put(
-            &branding(&org),
-            &org.token,
-            json!({"displayname": "Acme", "colour": "#000000", "logo": 7, "favicon": PNG}),
-        )
-        .await
-        .problem(400, "validation_failed");
+    let problem = put(
+        &app,
+        &org,
+        json!({"displayname": "Acme", "colour": "#000000", "logo": 7, "favicon": PNG}),
+    )
+    .await
+    .problem(400, "validation_failed");
     let mut fields = error_fields(&problem);
     fields.sort();
     assert_eq!(fields, ["colour", "displayname", "favicon", "logo"]);
@@ -337,10 +316,7 @@ async fn every_problem_of_a_body_is_named_at_once_and_nothing_is_kept() {
         .unwrap();
     assert_eq!(colour["message"], "unknown field; did you mean \"color\"?");
 
-    assert_eq!(
-        app.get(&branding(&org), &org.token).await.expect(200),
-        before
-    );
+    assert_eq!(get(&app, &org).await, before);
 }
 
 #[tokio::test]
@@ -377,29 +353,18 @@ async fn another_organizations_branding_is_not_found_and_stays_as_it_was() {
     let app = TestApp::spawn().await;
     let victim = app.create_org();
     let attacker = app.create_org();
-    app.put(
-        &branding(&victim),
-        &victim.token,
-        json!({"displayName": "Victim"}),
-    )
-    .await
-    .expect(200);
-    app.get(&branding(&victim), &attacker.token)
-        .await
-        .problem(404, "not_found");
-    app.put(
-        &branding(&victim),
-        &attacker.token,
-        json!({"displayName": "Owned"}),
-    )
-    .await
-    .problem(404, "not_found");
-    let shown = app.get(&branding(&victim), &victim.token).await.expect(200);
-    assert_eq!(shown["displayName"], "Victim");
-    let own = app
-        .get(&branding(&attacker), &attacker.token)
+    put(&app, &victim, json!({"displayName": "Victim"}))
         .await
         .expect(200);
+    let foreign = (&branding(&victim), &attacker.token);
+    app.get(foreign.0, foreign.1)
+        .await
+        .problem(404, "not_found");
+    app.put(foreign.0, foreign.1, json!({"displayName": "Owned"}))
+        .await
+        .problem(404, "not_found");
+    assert_eq!(get(&app, &victim).await["displayName"], "Victim");
+    let own = get(&app, &attacker).await;
     assert_eq!(own["displayName"], "Test Org");
 }
 
@@ -407,11 +372,11 @@ async fn another_organizations_branding_is_not_found_and_stays_as_it_was() {
 async fn a_change_is_in_the_audit_log_and_a_refused_one_is_not() {
     let app = TestApp::spawn().await;
     let org = app.create_org();
-    app.put(&branding(&org), &org.token, json!({"color": "nope"}))
+    put(&app, &org, json!({"color": "nope"}))
         .await
         .problem(400, "validation_failed");
-    app.get(&branding(&org), &org.token).await.expect(200);
-    app.put(&branding(&org), &org.token, json!({"color": "#abcdef"}))
+    get(&app, &org).await;
+    put(&app, &org, json!({"color": "#abcdef"}))
         .await
         .expect(200);
     let audit = app
@@ -445,6 +410,6 @@ async fn an_agent_reads_and_changes_the_branding_with_its_tools() {
     );
     assert_eq!(changed["logoType"], "image/png");
     let got = tool_ok(&mcp.call("get_branding", json!({})).await);
-    assert_eq!(got, app.get(&branding(&org), &org.token).await.expect(200));
+    assert_eq!(got, get(&app, &org).await);
     assert_eq!(got["displayName"], "Agent Shop");
 }

@@ -7,6 +7,7 @@ use poem_openapi::Tags;
 pub mod api_tokens;
 pub mod billing;
 pub mod body;
+pub mod branding;
 pub mod carriers;
 pub mod documents;
 pub mod health;
@@ -58,7 +59,7 @@ pub enum ApiTags {
 pub fn all() -> impl poem_openapi::OpenApi {
     (
         health::HealthApi,
-        (orgs::OrgsApi, members::MembersApi),
+        (orgs::OrgsApi, branding::BrandingApi, members::MembersApi),
         sender_addresses::SenderAddressesApi,
         carriers::CarriersApi,
         shipping_rules::ShippingRulesApi,

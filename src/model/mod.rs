@@ -8,6 +8,8 @@ pub mod api_token;
 pub mod audit;
 /// Booking attempts: the claim a booking holds on its shipment, and its outcome.
 pub mod booking;
+/// An organization's branding: display name, color and logo (an SVG sanitized).
+pub mod branding;
 /// Carriers an organization configured.
 pub mod carrier;
 /// ISO 3166-1 country codes.

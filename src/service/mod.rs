@@ -24,6 +24,7 @@ pub mod access;
 pub mod api_tokens;
 pub mod audit;
 pub mod billing;
+pub mod branding;
 pub mod carriers;
 pub mod documents;
 mod emit;

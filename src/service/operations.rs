@@ -53,6 +53,10 @@ operations! {
         "Get the organization.";
     UPDATE_ORGANIZATION = "update_organization", write(Orgs), Change,
         "Update the organization's name, slug, billing details or overage setting.";
+    GET_BRANDING = "get_branding", read(Orgs), Read,
+        "Get the name, color and logo the organization's customers see (its defaults until set).";
+    UPDATE_BRANDING = "update_branding", write(Orgs), Change,
+        "Change the organization's display name, color (#rrggbb) or logo (a base64 PNG or SVG of at most 256 KB; SVG is stored sanitized); null puts a field back to its default.";
     GET_BILLING_USAGE = "get_billing_usage", read(Billing), Read,
         "Report this month's shipments and overage, the plan's limits with what is used, and its add-ons.";
 

@@ -17,6 +17,7 @@ use crate::{
 /// triggers keep it while the shipments go in, and its count is compared like the others'.
 pub const TABLES: &[&str] = &[
     "orgs",
+    "branding",
     "users",
     "memberships",
     "audit_log",

@@ -19,6 +19,7 @@ use crate::{
 pub mod api_tokens;
 pub mod audit;
 pub mod booking_attempts;
+pub mod branding;
 pub mod carriers;
 pub mod copy;
 pub mod deliveries;

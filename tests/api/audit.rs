@@ -45,6 +45,9 @@ async fn every_write_operation_leaves_one_entry_and_reads_none() {
     app.put(&o(""), t, json!({"name": "Renamed"}))
         .await
         .expect(200);
+    app.put(&o("/branding"), t, json!({"color": "#112233"}))
+        .await
+        .expect(200);
     let member = app
         .post(
             &o("/members"),

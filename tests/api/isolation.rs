@@ -107,6 +107,13 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         "Victim's member",
         "--json",
     ]);
+    app.put(
+        &format!("/orgs/{}/branding", org.id),
+        &org.token,
+        json!({"displayName": "Victim's", "logo": crate::branding::PNG}),
+    )
+    .await
+    .expect(200);
     BTreeMap::from([
         ("{userId}", id_of(&member)),
         ("{addressId}", address_id),
@@ -260,6 +267,7 @@ async fn snapshot(app: &TestApp, org: &TestOrg, ids: &BTreeMap<&'static str, Str
     let mut seen = serde_json::Map::new();
     for path in [
         format!("/orgs/{}", org.id),
+        format!("/orgs/{}/branding", org.id),
         format!("/orgs/{}/sender-addresses", org.id),
         format!("/orgs/{}/carriers", org.id),
         format!("/orgs/{}/shipping-rules", org.id),

@@ -7,6 +7,7 @@ mod api_tokens;
 mod audit;
 mod auth;
 mod billing;
+mod branding;
 mod browser;
 mod carriers;
 mod carriers_real;

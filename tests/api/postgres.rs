@@ -142,6 +142,13 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
     ))
     .await;
     let (org, shipments) = populate(&app, &receiver).await;
+    app.put(
+        &format!("/orgs/{}/branding", org.id),
+        &org.token,
+        json!({"displayName": "Copied", "logo": crate::branding::PNG}),
+    )
+    .await
+    .expect(200);
     let mut paths: Vec<String> = shipments
         .iter()
         .map(|s| format!("/orgs/{}/shipments/{}", org.id, id_of(s)))
@@ -156,6 +163,7 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
         paths.push(format!("/orgs/{}/{list}", org.id));
     }
     paths.push(format!("/orgs/{}/billing/usage", org.id));
+    paths.push(format!("/orgs/{}/branding", org.id));
     let before = answers(&app, &org, &paths).await;
     receiver.wait_for("/hook", 2).await;
 
@@ -174,6 +182,7 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
     assert_eq!(counts["sender_addresses"], 2);
     assert_eq!(counts["events"], 2, "{counts:?}");
     assert_eq!(counts["shipment_counts"], 1);
+    assert_eq!(counts["branding"], 1, "{counts:?}");
     assert!(stdout(&copied).contains("the row counts match"));
 
     // A second copy into the now full database is refused and changes nothing.

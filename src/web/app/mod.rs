@@ -24,6 +24,7 @@ use crate::{
     },
 };
 
+mod branding;
 mod form_inputs;
 mod orders;
 mod rule_form;
@@ -86,6 +87,10 @@ pub fn routes(routes: Route) -> Route {
         .at(
             "/app/:org/settings/shipping-rules/:id",
             get(rules::show).post(rules::submit).with(jar()),
+        )
+        .at(
+            "/app/:org/settings/branding/logo",
+            get(branding::logo).with(jar()),
         )
         .at(
             "/app/:org/settings/:page",

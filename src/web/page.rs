@@ -57,6 +57,10 @@ pub(crate) fn templates() -> &'static Environment<'static> {
                 include_str!("../../templates/app/rule.html"),
             ),
             (
+                "app/branding.html",
+                include_str!("../../templates/app/branding.html"),
+            ),
+            (
                 "app/orders.html",
                 include_str!("../../templates/app/orders.html"),
             ),

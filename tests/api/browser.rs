@@ -64,10 +64,46 @@ impl Browser {
         let body = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(fields)
             .finish();
-        self.send(Method::POST, path, Some(body)).await
+        let form = (
+            "application/x-www-form-urlencoded".to_string(),
+            body.into_bytes(),
+        );
+        self.send(Method::POST, path, Some(form)).await
     }
 
-    async fn send(&mut self, method: Method, path: &str, form: Option<String>) -> Page {
+    /// Posts a `multipart/form-data` form, as a browser sends one with a file input: `fields`,
+    /// and `files` as (input name, file name, media type, bytes).
+    pub async fn post_multipart(
+        &mut self,
+        path: &str,
+        fields: &[(&str, &str)],
+        files: &[(&str, &str, &str, &[u8])],
+    ) -> Page {
+        let boundary = "----shipbase-test-boundary-7MA4YWxkTrZu0gW";
+        let mut body = Vec::new();
+        for (name, value) in fields {
+            body.extend_from_slice(
+                format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+                    .as_bytes(),
+            );
+        }
+        for (name, filename, media_type, bytes) in files {
+            body.extend_from_slice(
+                format!(
+                    "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{filename}\"\r\nContent-Type: {media_type}\r\n\r\n"
+                )
+                .as_bytes(),
+            );
+            body.extend_from_slice(bytes);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        let content_type = format!("multipart/form-data; boundary={boundary}");
+        self.send(Method::POST, path, Some((content_type, body)))
+            .await
+    }
+
+    async fn send(&mut self, method: Method, path: &str, form: Option<(String, Vec<u8>)>) -> Page {
         let url = if path.starts_with("http") {
             path.to_string()
         } else {
@@ -86,10 +122,8 @@ impl Browser {
                 .join("; ");
             req = req.header("cookie", cookie);
         }
-        if let Some(form) = form {
-            req = req
-                .header("content-type", "application/x-www-form-urlencoded")
-                .body(form);
+        if let Some((content_type, body)) = form {
+            req = req.header("content-type", content_type).body(body);
         }
         let resp = req.send().await.expect("request");
         let status = resp.status().as_u16();

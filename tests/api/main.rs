@@ -48,6 +48,7 @@ mod splits;
 mod strict_decoder;
 mod webhooks;
 mod workbench;
+mod workbench_branding;
 mod workbench_rules;
 mod workbench_shipments;
 mod zpl_labels;

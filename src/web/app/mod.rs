@@ -89,6 +89,10 @@ pub fn routes(routes: Route) -> Route {
             get(rules::show).post(rules::submit).with(jar()),
         )
         .at(
+            "/app/:org/settings/branding",
+            get(branding::show).post(branding::submit).with(jar()),
+        )
+        .at(
             "/app/:org/settings/branding/logo",
             get(branding::logo).with(jar()),
         )

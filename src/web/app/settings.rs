@@ -136,7 +136,7 @@ const PAGES: [Page; 11] = [
     Page {
         path: "branding",
         title: "Branding",
-        operation: &ops::GET_ORGANIZATION,
+        operation: &ops::GET_BRANDING,
         columns: &[],
     },
 ];
@@ -210,7 +210,6 @@ async fn fetch(ctx: &Ctx, desk: &Desk, page: &str) -> Result<Value> {
                 .to_json(),
         ),
         "usage" => json(service::billing::usage(ctx, a, o).await?.to_json()),
-        "branding" => json(service::orgs::get(ctx, a, o).await?.to_json()),
         _ => return Err(Error::NotFound),
     })
 }

@@ -226,6 +226,7 @@ mod barcode;
 mod canvas;
 mod font;
 mod layout;
+pub mod preview;
 pub mod sheet;
 #[cfg(test)]
 mod tests;

@@ -22,7 +22,7 @@ fn address(name: &str, city: &str, country: &str) -> LabelAddress {
     }
 }
 
-fn input() -> LabelInput {
+pub(super) fn input() -> LabelInput {
     LabelInput {
         carrier_name: String::from("Sandbox Carrier"),
         product: String::from("Parcel Standard"),

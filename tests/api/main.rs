@@ -44,6 +44,8 @@ mod shipping_rules;
 mod shopify;
 mod splits;
 mod strict_decoder;
+mod test_print;
+mod webhook_replay;
 mod webhooks;
 mod workbench;
 mod workbench_rules;

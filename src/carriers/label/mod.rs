@@ -227,6 +227,7 @@ mod canvas;
 mod font;
 mod layout;
 pub mod sheet;
+pub mod test_page;
 #[cfg(test)]
 mod tests;
 pub mod zpl;

@@ -49,4 +49,5 @@ mod webhook_replay;
 mod webhooks;
 mod workbench;
 mod workbench_rules;
+mod workbench_tools;
 mod zpl_labels;

@@ -96,6 +96,21 @@ impl<T: poem_openapi::types::ToJSON> Created<T> {
     }
 }
 
+/// 202 with what an action queued for a worker (a print job, a webhook delivery): it happens
+/// after the answer.
+#[derive(poem_openapi::ApiResponse)]
+pub enum Accepted<T: poem_openapi::types::ToJSON> {
+    /// Queued.
+    #[oai(status = 202)]
+    Accepted(poem_openapi::payload::Json<T>),
+}
+
+impl<T: poem_openapi::types::ToJSON> Accepted<T> {
+    pub fn new(value: impl Into<T>) -> Accepted<T> {
+        Accepted::Accepted(poem_openapi::payload::Json(value.into()))
+    }
+}
+
 /// The `{"message": …}` body of DELETE answers (SPEC row 20).
 #[derive(poem_openapi::Object)]
 pub struct Message {

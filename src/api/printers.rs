@@ -5,14 +5,14 @@ use poem_openapi::{OpenApi, param::Path, payload::Json};
 
 use crate::{
     api::{
-        ApiTags, Created, Message,
+        Accepted, ApiTags, Created, Message,
         body::JsonBody,
         params::{self, LimitQuery, PageQuery},
         problem::ApiResult,
         security::BearerAuth,
     },
-    model::printer::{PrintJobPage, Printer, PrinterIn, PrinterPage},
-    service::{Ctx, printers},
+    model::printer::{PrintJob, PrintJobPage, Printer, PrinterIn, PrinterPage},
+    service::{Ctx, printers, printing},
 };
 
 pub struct PrintersApi;
@@ -125,6 +125,25 @@ impl PrintersApi {
         let page = params::page(page, limit);
         Ok(Json(
             printers::jobs(&ctx, &auth.0, &org_id, &printer_id, page).await?,
+        ))
+    }
+
+    /// The test page is made now and printed by the print queue after the answer: follow the
+    /// job in the printer's jobs.
+    #[oai(
+        path = "/orgs/:orgId/printers/:printerId/test-print",
+        method = "post",
+        operation_id = "print_test_page"
+    )]
+    async fn test_print(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "printerId")] printer_id: Path<String>,
+    ) -> ApiResult<Accepted<PrintJob>> {
+        Ok(Accepted::new(
+            printing::print_test_page(&ctx, &auth.0, &org_id, &printer_id).await?,
         ))
     }
 }

@@ -5,7 +5,7 @@ use poem_openapi::{OpenApi, param::Path, payload::Json};
 
 use crate::{
     api::{
-        ApiTags, Created, Message,
+        Accepted, ApiTags, Created, Message,
         body::JsonBody,
         params::{self, LimitQuery, PageQuery},
         problem::ApiResult,
@@ -13,6 +13,7 @@ use crate::{
     },
     model::webhook::{
         DeliveryPage, Webhook, WebhookDelivery, WebhookIn, WebhookPage, WebhookPatchIn,
+        WebhookReplay,
     },
     service::{Ctx, webhooks},
 };
@@ -180,6 +181,26 @@ impl WebhooksApi {
         let page = params::page(page, limit);
         Ok(Json(
             webhooks::deliveries(&ctx, &auth.0, &org_id, &webhook_id, page).await?,
+        ))
+    }
+
+    /// `deliveryId` is the id of an attempt in the delivery log. The event goes out after the
+    /// answer, through the delivery queue; its attempts appear in the log.
+    #[oai(
+        path = "/orgs/:orgId/webhooks/:webhookId/deliveries/:deliveryId/replay",
+        method = "post",
+        operation_id = "replay_webhook_delivery"
+    )]
+    async fn replay(
+        &self,
+        ctx: Data<&Ctx>,
+        auth: BearerAuth,
+        #[oai(name = "orgId")] org_id: Path<String>,
+        #[oai(name = "webhookId")] webhook_id: Path<String>,
+        #[oai(name = "deliveryId")] delivery_id: Path<String>,
+    ) -> ApiResult<Accepted<WebhookReplay>> {
+        Ok(Accepted::new(
+            webhooks::replay(&ctx, &auth.0, &org_id, &webhook_id, &delivery_id).await?,
         ))
     }
 }

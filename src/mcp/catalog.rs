@@ -143,7 +143,10 @@ fn tool(
             "readOnlyHint": operation.kind == Kind::Read,
             "destructiveHint": destructive(operation),
             "idempotentHint": matches!(operation.kind, Kind::Read | Kind::Change | Kind::Delete),
-            "openWorldHint": matches!(operation.id, "book_shipment" | "test_webhook"),
+            "openWorldHint": matches!(
+                operation.id,
+                "book_shipment" | "test_webhook" | "print_test_page" | "replay_webhook_delivery"
+            ),
         },
     });
     Some(Tool {
@@ -232,6 +235,12 @@ fn guidance(id: &str) -> Option<&'static str> {
             "Use it before creating many shipments to see how many the plan still includes."
         }
         "create_api_token" => "The token's value is returned only in this answer.",
+        "print_test_page" => {
+            "Use it to check a printer after adding or changing it; the job it queues shows in list_print_jobs as printed or failed, with the reason."
+        }
+        "replay_webhook_delivery" => {
+            "Takes a deliveryId from list_webhook_deliveries; use it once the endpoint works again to send an event it missed. The event keeps its id, so the endpoint can tell a repeat."
+        }
         _ => return None,
     })
 }

@@ -42,14 +42,22 @@ pub struct Printer {
 
 crate::page_of!(PrinterPage, Printer);
 
-/// One document sent (or to be sent) to a printer.
+/// What a print job prints: a shipment's document, or a printer's test page.
+pub const JOB_DOCUMENT: &str = "document";
+pub const JOB_TEST_PAGE: &str = "test_page";
+
+/// One document, or one test page, sent (or to be sent) to a printer.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct PrintJob {
     pub id: String,
     pub printer_id: String,
-    pub document_id: String,
-    pub shipment_id: String,
+    /// `document` (a shipment's document) or `test_page` (the printer's test page).
+    pub kind: String,
+    /// The document printed; null for a test page.
+    pub document_id: Option<String>,
+    /// The shipment of the document; null for a test page.
+    pub shipment_id: Option<String>,
     /// `queued`, `printed` or `failed`.
     pub status: String,
     /// Attempts made so far (a job is tried at most 4 times).

@@ -128,5 +128,23 @@ pub struct WebhookDelivery {
     pub created_at: String,
 }
 
+/// What a replay queued: the event of a logged attempt, to be sent to the webhook again.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WebhookReplay {
+    /// The event sent again, with the same id (and `webhook-id` header) as before, so that a
+    /// receiver that has it already can tell.
+    pub event_id: String,
+    pub event_type: String,
+    pub webhook_id: String,
+    /// The logged attempt the replay was asked for.
+    pub delivery_id: String,
+    /// `pending`: the delivery is queued (or already was); its attempts appear in the delivery
+    /// log as they are made.
+    pub state: String,
+    /// When the delivery is due: now, or, when it was pending already, when it was due then.
+    pub next_attempt_at: String,
+}
+
 crate::page_of!(WebhookPage, Webhook);
 crate::page_of!(DeliveryPage, WebhookDelivery);

@@ -149,6 +149,8 @@ operations! {
         "Delete a printer that no shipping rule prints on, with its print jobs.";
     LIST_PRINT_JOBS = "list_print_jobs", read(Printers), Read,
         "List the print jobs of a printer, newest first, with their status and attempts.";
+    PRINT_TEST_PAGE = "print_test_page", write(Printers), Action,
+        "Queue a one-page test page on a printer, in its format, naming the printer, its address and the organization.";
     PRINT_SHIPMENT_DOCUMENTS = "print_shipment_documents", write(Shipments), Action,
         "Send a booked shipment's documents of one type (its labels unless documentType says otherwise) to a printer, one print job per document in parcel order.";
 
@@ -203,6 +205,8 @@ operations! {
         "Send a signed webhook.test event to the endpoint now and report how it answered.";
     LIST_WEBHOOK_DELIVERIES = "list_webhook_deliveries", read(Webhooks), Read,
         "List the delivery attempts of a webhook endpoint, newest first.";
+    REPLAY_WEBHOOK_DELIVERY = "replay_webhook_delivery", write(Webhooks), Action,
+        "Send the event of a logged delivery attempt to its webhook endpoint again, with the same event id, through the delivery queue.";
 }
 
 /// Creating an organization (`POST /orgs`): not an operation on an organization's data, so not
@@ -218,15 +222,26 @@ pub const CREATE_ORGANIZATION: Operation = Operation {
 /// (DESIGN §19).
 pub const MANAGED_READS: &[&Operation] = &[&LIST_MEMBERS];
 
+/// Actions that only queue work for a worker (a print job, a webhook delivery) and answer
+/// 202 Accepted with what they queued.
+pub const QUEUES: &[&Operation] = &[&PRINT_TEST_PAGE, &REPLAY_WEBHOOK_DELIVERY];
+
 /// The operation with this id.
 pub fn find(id: &str) -> Option<&'static Operation> {
     ALL.iter().copied().find(|op| op.id == id)
 }
 
 impl Operation {
-    /// The HTTP status of a successful answer: 201 for what creates, 200 otherwise.
+    /// The HTTP status of a successful answer: 201 for what creates, 202 for what only queues,
+    /// 200 otherwise.
     pub fn status(&self) -> u16 {
-        if self.kind == Kind::Create { 201 } else { 200 }
+        if self.kind == Kind::Create {
+            201
+        } else if QUEUES.iter().any(|op| op.id == self.id) {
+            202
+        } else {
+            200
+        }
     }
 
     pub fn reads_only(&self) -> bool {
@@ -272,5 +287,14 @@ mod tests {
         }
         assert_eq!(find("get_shipment"), Some(&GET_SHIPMENT));
         assert_eq!(find("nothing"), None);
+    }
+
+    #[test]
+    fn queuing_actions_answer_202() {
+        assert_eq!(PRINT_TEST_PAGE.status(), 202);
+        assert_eq!(REPLAY_WEBHOOK_DELIVERY.status(), 202);
+        assert_eq!(TEST_WEBHOOK.status(), 200);
+        assert_eq!(CREATE_PRINTER.status(), 201);
+        assert!(QUEUES.iter().all(|op| op.kind == Kind::Action));
     }
 }

@@ -123,6 +123,9 @@ pub fn fail_pending(tx: &Tx, webhook_id: &str, now: &str) -> Result<()> {
     Ok(())
 }
 
+const ATTEMPT_COLUMNS: &str = "id, webhook_id, event_id, event_type, attempt, response_status, \
+    duration_ms, success, error, created_at";
+
 fn attempt_from_row(row: &Row) -> crate::store::sql::Result<WebhookDelivery> {
     Ok(WebhookDelivery {
         id: row.get(0)?,
@@ -161,6 +164,70 @@ pub fn record_attempt(tx: &Tx, org_id: &str, a: &WebhookDelivery) -> Result<()> 
     Ok(())
 }
 
+/// One logged attempt of a webhook.
+pub fn attempt(
+    db: &Reader,
+    org_id: &str,
+    webhook_id: &str,
+    id: &str,
+) -> Result<Option<WebhookDelivery>> {
+    Ok(db
+        .conn
+        .prepare_cached(&format!(
+            "SELECT {ATTEMPT_COLUMNS} FROM webhook_attempts
+             WHERE org_id = ?1 AND webhook_id = ?2 AND id = ?3"
+        ))?
+        .query_row([org_id, webhook_id, id], attempt_from_row)
+        .optional()?)
+}
+
+/// A delivery as a replay left it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// Whether it was queued now (false: it was pending already and is left as it is).
+    pub queued: bool,
+    /// When it is due.
+    pub next_attempt_at: String,
+}
+
+/// Queues the delivery of event `event_id` to a webhook again, due at `now`, as a new delivery
+/// (its attempts count from the first again, with the whole retry schedule); a delivery that
+/// is pending already (waiting for a retry, or being sent right now) is left as it is.
+pub fn replay(
+    tx: &Tx,
+    org_id: &str,
+    event_id: &str,
+    webhook_id: &str,
+    now: &str,
+) -> Result<Replayed> {
+    let pending: Option<String> = tx
+        .conn
+        .prepare_cached(
+            "SELECT next_attempt_at FROM webhook_deliveries
+             WHERE org_id = ?1 AND event_id = ?2 AND webhook_id = ?3 AND state = 'pending'",
+        )?
+        .query_row([org_id, event_id, webhook_id], |r| r.get(0))
+        .optional()?;
+    if let Some(next_attempt_at) = pending {
+        return Ok(Replayed {
+            queued: false,
+            next_attempt_at,
+        });
+    }
+    tx.conn
+        .prepare_cached(
+            "INSERT INTO webhook_deliveries (event_id, webhook_id, org_id, state, attempts, next_attempt_at, updated_at)
+             VALUES (?1, ?2, ?3, 'pending', 0, ?4, ?4)
+             ON CONFLICT (event_id, webhook_id) DO UPDATE SET state = 'pending', attempts = 0,
+               next_attempt_at = excluded.next_attempt_at, updated_at = excluded.updated_at",
+        )?
+        .execute(params![event_id, webhook_id, org_id, now])?;
+    Ok(Replayed {
+        queued: true,
+        next_attempt_at: now.to_string(),
+    })
+}
+
 /// The attempts of a webhook, newest first.
 pub fn attempts(
     db: &Reader,
@@ -176,12 +243,11 @@ pub fn attempts(
         .query_row([org_id, webhook_id], |r| r.get(0))?;
     let items = db
         .conn
-        .prepare_cached(
-            "SELECT id, webhook_id, event_id, event_type, attempt, response_status, duration_ms, success, error,
-                    created_at
+        .prepare_cached(&format!(
+            "SELECT {ATTEMPT_COLUMNS}
              FROM webhook_attempts WHERE org_id = ?1 AND webhook_id = ?2
-             ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4",
-        )?
+             ORDER BY created_at DESC, id DESC LIMIT ?3 OFFSET ?4"
+        ))?
         .query_map(
             params![org_id, webhook_id, page.limit, page.offset()],
             attempt_from_row,

@@ -41,6 +41,8 @@ pub mod shipments;
 pub mod shipping_rules;
 pub mod sql;
 mod tx;
+#[cfg(test)]
+mod upgrade_tests;
 pub mod usage;
 pub mod users;
 pub mod webhooks;
@@ -111,6 +113,8 @@ pub struct Tx<'c> {
 struct Effects {
     /// Each event with the webhooks it goes to.
     events: Vec<(crate::model::event::Event, Vec<String>)>,
+    /// Webhooks with a delivery due that no event of the job queued (a replay).
+    woken: Vec<String>,
     /// `(org, order)` → the time of the latest change that touched it.
     orders: std::collections::BTreeMap<(String, String), String>,
     /// The active webhooks of each organization the job emitted for, read once per job.

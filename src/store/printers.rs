@@ -94,38 +94,61 @@ pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
 
 // --- Print jobs ---------------------------------------------------------------------------
 
-const JOB_COLUMNS: &str =
-    "id, printer_id, document_id, shipment_id, status, attempts, error, created_at, updated_at";
+const JOB_COLUMNS: &str = "id, printer_id, kind, document_id, shipment_id, status, attempts, error, \
+    created_at, updated_at";
 
 fn job_from_row(row: &Row) -> crate::store::sql::Result<PrintJob> {
     Ok(PrintJob {
         id: row.get(0)?,
         printer_id: row.get(1)?,
-        document_id: row.get(2)?,
-        shipment_id: row.get(3)?,
-        status: row.get(4)?,
-        attempts: row.get(5)?,
-        error: row.get(6)?,
-        created_at: row.get(7)?,
-        updated_at: row.get(8)?,
+        kind: row.get(2)?,
+        document_id: row.get(3)?,
+        shipment_id: row.get(4)?,
+        status: row.get(5)?,
+        attempts: row.get(6)?,
+        error: row.get(7)?,
+        created_at: row.get(8)?,
+        updated_at: row.get(9)?,
     })
 }
 
+/// What a job that is no shipment's document prints (a test page), made when it is queued.
+#[derive(Clone, Copy, Debug)]
+pub struct Carried<'a> {
+    pub content: &'a [u8],
+    /// The job's name for the printer (an IPP job title).
+    pub title: &'a str,
+    /// `pdf` or `zpl`.
+    pub format: &'a str,
+}
+
 /// Queues a job, due now, after the jobs already queued for its printer; `position` orders the
-/// jobs queued at the same time (one booking's documents).
-pub fn queue(tx: &Tx, org_id: &str, job: &PrintJob, position: u32) -> Result<()> {
+/// jobs queued at the same time (one booking's documents). A document job names its document;
+/// any other carries what it prints.
+pub fn queue(
+    tx: &Tx,
+    org_id: &str,
+    job: &PrintJob,
+    position: u32,
+    carried: Option<Carried>,
+) -> Result<()> {
     tx.conn
         .prepare_cached(
-            "INSERT INTO print_jobs (id, org_id, printer_id, document_id, shipment_id, status, attempts,
-                                     next_attempt_at, created_at, updated_at, position)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'queued', 0, ?6, ?6, ?6, ?7)",
+            "INSERT INTO print_jobs (id, org_id, printer_id, kind, document_id, shipment_id, content,
+                                     title, format, status, attempts, next_attempt_at, created_at,
+                                     updated_at, position)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'queued', 0, ?10, ?10, ?10, ?11)",
         )?
         .execute(params![
             job.id,
             org_id,
             job.printer_id,
+            job.kind,
             job.document_id,
             job.shipment_id,
+            carried.map(|c| c.content),
+            carried.map(|c| c.title),
+            carried.map(|c| c.format),
             job.created_at,
             position
         ])?;
@@ -161,7 +184,8 @@ pub fn jobs(
     })
 }
 
-/// A job that is due, with what sending it needs.
+/// A job that is due, with what sending it needs: its document's content, format and title, or
+/// those it carries.
 #[derive(Clone, Debug)]
 pub struct Due {
     pub org_id: String,
@@ -216,8 +240,9 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
         let found = tx
             .conn
             .prepare_cached(&format!(
-                "SELECT j.org_id, j.id, j.attempts, d.content, s.reference || ' ' || d.document_type, d.format,
-                        j.busy_since, {}
+                "SELECT j.org_id, j.id, j.attempts, COALESCE(j.content, d.content),
+                        COALESCE(j.title, s.reference || ' ' || d.document_type),
+                        COALESCE(j.format, d.format), j.busy_since, {}
                  FROM print_jobs j
                  JOIN printers p ON p.id = j.printer_id
                  LEFT JOIN documents d ON d.id = j.document_id AND d.org_id = j.org_id
@@ -266,7 +291,7 @@ pub fn claim_due(tx: &Tx, now: &str, lease_until: &str, limit: u32) -> Result<Ve
                     busy_since,
                 });
             }
-            // The document went with its shipment: nothing left to print.
+            // A document job's document went with its shipment: nothing left to print.
             Some((_, job_id, attempts, None, ..)) => {
                 settle(
                     tx,

@@ -92,6 +92,12 @@ impl<'c> Tx<'c> {
         }
     }
 
+    /// Tells the delivery worker, once the job commits, that `webhook_id` has a delivery due
+    /// that no event of this job queued (a replay).
+    pub fn wake_deliveries(&self, webhook_id: &str) {
+        self.effects.borrow_mut().woken.push(webhook_id.to_string());
+    }
+
     /// Marks an order whose shipments changed at `at`: its status is settled once, before
     /// commit, after every other change of the job.
     pub fn touch_order(&self, org_id: &str, order_id: &str, at: &str) {
@@ -151,10 +157,10 @@ impl<'c> Tx<'c> {
     }
 
     /// Writes what the job collected (the events, in the order they were emitted, and their
-    /// deliveries); returns the webhooks it queued deliveries for.
+    /// deliveries); returns the webhooks it queued deliveries for, or woke.
     pub(in crate::store) fn flush(&self) -> Result<Vec<String>> {
         let events = std::mem::take(&mut self.effects.borrow_mut().events);
-        let mut queued = Vec::new();
+        let mut queued = std::mem::take(&mut self.effects.borrow_mut().woken);
         for (event, webhook_ids) in events {
             events::insert(self, &event)?;
             deliveries::enqueue(self, &event, &webhook_ids)?;

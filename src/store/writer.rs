@@ -237,6 +237,39 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_woken_webhook_reaches_the_delivery_worker_only_when_its_job_commits() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let conn =
+            rusqlite::Connection::open(dir.path().join("w.db")).unwrap_or_else(|e| panic!("{e}"));
+        let outbox = Arc::new(Outbox::default());
+        let hook: BeforeCommit = std::sync::Arc::new(|_| Ok(()));
+        let w = Writer::start(
+            WriteConn::Sqlite(conn),
+            Plans::default(),
+            hook,
+            outbox.clone(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        w.write(|tx| {
+            tx.wake_deliveries("whk_1");
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+        let failed: Result<()> = w
+            .write(|tx| {
+                tx.wake_deliveries("whk_2");
+                Err(Error::InvalidState("rolled back".into()))
+            })
+            .await;
+        assert!(failed.is_err());
+        assert_eq!(
+            outbox.take(),
+            std::collections::HashSet::from(["whk_1".to_string()])
+        );
+    }
+
+    #[tokio::test]
     async fn a_failing_job_rolls_back_alone_in_a_batch() {
         let (w, _dir) = writer();
         let mut handles = Vec::new();

@@ -182,6 +182,9 @@ async fn every_write_operation_leaves_one_entry_and_reads_none() {
     app.post(&s("/print"), t, json!({"printerId": id_of(&printer)}))
         .await
         .expect(200);
+    app.post(&format!("{printer_path}/test-print"), t, json!({}))
+        .await
+        .expect(202);
     app.put(
         &printer_path,
         t,
@@ -242,6 +245,28 @@ async fn every_write_operation_leaves_one_entry_and_reads_none() {
         .expect(200);
     app.post(&w("/test"), t, json!({})).await.expect(200);
     app.delete(&w(""), t).await.expect(200);
+
+    // A delivery of an order's event, failed (nothing listens there), replayed.
+    let hook = json!({"name": "ERP", "url": "http://127.0.0.1:9/erp", "events": ["order.created"]});
+    let active = app.post(&o("/webhooks"), t, hook).await.expect(201);
+    let a = |rest: &str| o(&format!("/webhooks/{}{rest}", id_of(&active)));
+    app.create_order(&org, order_body(&channel_id, "A-3")).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    let logged = loop {
+        let log = app.get(&a("/deliveries"), t).await.expect(200);
+        if let Some(first) = log["data"].get(0) {
+            break first.clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "no attempt logged");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    app.post(
+        &a(&format!("/deliveries/{}/replay", id_of(&logged))),
+        t,
+        json!({}),
+    )
+    .await
+    .expect(202);
 
     // Reads and failed writes leave nothing.
     app.get(&o("/shipments"), t).await.expect(200);

@@ -88,6 +88,15 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         )
         .await
         .expect(201);
+    // A logged delivery (a test send: nothing listens there).
+    let delivery = app
+        .post(
+            &format!("/orgs/{}/webhooks/{}/test", org.id, id_of(&webhook)),
+            &org.token,
+            json!({}),
+        )
+        .await
+        .expect(200);
     let printer = app
         .post(
             &format!("/orgs/{}/printers", org.id),
@@ -125,6 +134,7 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         ("{orderId}", id_of(&order)),
         ("{tokenId}", id_of(&token)),
         ("{webhookId}", id_of(&webhook)),
+        ("{deliveryId}", id_of(&delivery)),
         ("{printerId}", id_of(&printer)),
         // The parcel of the unbooked shipment; split routes take it with that shipment.
         ("{parcelId}", parcel_id),

@@ -59,6 +59,37 @@ async fn populate(app: &TestApp, receiver: &Receiver) -> (TestOrg, Vec<Value>) {
     (org, shipments)
 }
 
+/// A printer nothing listens on, with a test page job that failed for good (a job carrying its
+/// own content); the path of its jobs.
+async fn test_page_that_failed(app: &TestApp, org: &TestOrg) -> String {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = closed.local_addr().expect("addr").port();
+    drop(closed);
+    let printer = app
+        .post(
+            &format!("/orgs/{}/printers", org.id),
+            &org.token,
+            json!({"name": "Off", "kind": "raw", "address": format!("127.0.0.1:{port}"), "format": "zpl"}),
+        )
+        .await
+        .expect(201);
+    let printer_path = format!("/orgs/{}/printers/{}", org.id, id_of(&printer));
+    app.post(&format!("{printer_path}/test-print"), &org.token, json!({}))
+        .await
+        .expect(202);
+    let jobs = format!("{printer_path}/jobs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let listed = app.get(&jobs, &org.token).await.expect(200);
+        if listed["data"][0]["status"] == "failed" {
+            assert_eq!(listed["data"][0]["kind"], "test_page", "{listed}");
+            return jobs;
+        }
+        assert!(std::time::Instant::now() < deadline, "{listed}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// What the API answers for each of `paths`.
 async fn answers(app: &TestApp, org: &TestOrg, paths: &[String]) -> Vec<Value> {
     let mut out = Vec::new();
@@ -138,7 +169,8 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
     let Some(server) = server() else { return };
     let receiver = Receiver::start().await;
     let app = TestApp::spawn_with(&format!(
-        "[storage]\nurl = \"\"\nsecret_key = \"{SHARED_KEY}\"\n[webhooks]\nallow_private_targets = true\n"
+        "[storage]\nurl = \"\"\nsecret_key = \"{SHARED_KEY}\"\n[webhooks]\nallow_private_targets = true\n\
+         [printers]\nallow_loopback = true\nretry_scale = 0.001\n"
     ))
     .await;
     let (org, shipments) = populate(&app, &receiver).await;
@@ -153,6 +185,7 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
         .iter()
         .map(|s| format!("/orgs/{}/shipments/{}", org.id, id_of(s)))
         .collect();
+    paths.push(test_page_that_failed(&app, &org).await);
     for list in [
         "shipments",
         "carriers",
@@ -181,6 +214,7 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
     assert_eq!(counts["shipments"], 2);
     assert_eq!(counts["sender_addresses"], 2);
     assert_eq!(counts["events"], 2, "{counts:?}");
+    assert_eq!(counts["print_jobs"], 1, "{counts:?}");
     assert_eq!(counts["shipment_counts"], 1);
     assert_eq!(counts["branding"], 1, "{counts:?}");
     assert!(stdout(&copied).contains("the row counts match"));

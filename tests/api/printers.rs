@@ -15,13 +15,13 @@ use crate::{
     helpers::error_fields,
 };
 
-const LOOPBACK: &str = "[printers]\nallow_loopback = true\nretry_scale = 0.001\n";
+pub(crate) const LOOPBACK: &str = "[printers]\nallow_loopback = true\nretry_scale = 0.001\n";
 
-fn printers(shop: &Shop) -> String {
+pub(crate) fn printers(shop: &Shop) -> String {
     format!("/orgs/{}/printers", shop.org.id)
 }
 
-async fn create_printer(shop: &Shop, body: Value) -> Value {
+pub(crate) async fn create_printer(shop: &Shop, body: Value) -> Value {
     shop.app
         .post(&printers(shop), &shop.org.token, body)
         .await
@@ -31,15 +31,15 @@ async fn create_printer(shop: &Shop, body: Value) -> Value {
 /// A raw printer on a loopback port that keeps every job it receives, in the order it has
 /// read them whole. Like a real one it takes a moment over each job (20 ms before reading); it
 /// counts how many connections it had open at once.
-struct RawPrinter {
-    port: u16,
+pub(crate) struct RawPrinter {
+    pub(crate) port: u16,
     jobs: Arc<Mutex<Vec<Vec<u8>>>>,
     /// (open now, most open at once)
     open: Arc<Mutex<(usize, usize)>>,
 }
 
 impl RawPrinter {
-    async fn start() -> RawPrinter {
+    pub(crate) async fn start() -> RawPrinter {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let jobs = Arc::new(Mutex::new(Vec::new()));
@@ -66,18 +66,22 @@ impl RawPrinter {
         RawPrinter { port, jobs, open }
     }
 
-    fn jobs(&self) -> Vec<Vec<u8>> {
+    pub(crate) fn jobs(&self) -> Vec<Vec<u8>> {
         self.jobs.lock().unwrap().clone()
     }
 
     /// The most connections it had open at once.
-    fn most_open(&self) -> usize {
+    pub(crate) fn most_open(&self) -> usize {
         self.open.lock().unwrap().1
     }
 }
 
 /// Polls the printer's jobs until `done` holds for them (at most 60 s).
-async fn jobs_until(shop: &Shop, printer_id: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+pub(crate) async fn jobs_until(
+    shop: &Shop,
+    printer_id: &str,
+    done: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
     let path = format!("{}/{printer_id}/jobs?limit=100", printers(shop));
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {

@@ -228,6 +228,7 @@ mod font;
 mod layout;
 pub mod preview;
 pub mod sheet;
+pub mod test_page;
 #[cfg(test)]
 mod tests;
 pub mod zpl;

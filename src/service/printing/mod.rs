@@ -1,16 +1,19 @@
 //! Print jobs (DESIGN §17): booking queues one job per document for the rule's printers, in
-//! its own transaction; this worker sends them after the commit. A printer gets one job at a
-//! time, in the order they were queued (a booking's labels in parcel order). A job is tried at
-//! most four times (retries after 1 s, 5 s and 25 s, times `printers.retry_scale`), then marked
-//! failed; an IPP printer that answers busy is asked again every second, and only when it stays
-//! busy for `printers.busy_wait_seconds` does that count as a failed attempt. A failing printer
-//! never touches the shipment. Jobs are claimed with a lease in the database, so a job is sent
-//! by one sender, and a job whose sender died is due again when its lease ends.
+//! its own transaction, and a test print queues a job carrying its test page; this worker sends
+//! them after the commit. A printer gets one job at a time, in the order they were queued (a
+//! booking's labels in parcel order). A job is tried at most four times (retries after 1 s, 5 s
+//! and 25 s, times `printers.retry_scale`), then marked failed; an IPP printer that answers busy
+//! is asked again every second, and only when it stays busy for `printers.busy_wait_seconds`
+//! does that count as a failed attempt. A failing printer never touches the shipment. Jobs are
+//! claimed with a lease in the database, so a job is sent by one sender, and a job whose sender
+//! died is due again when its lease ends.
 
 mod print;
 mod send;
+mod test_page;
 
 pub use print::print_documents;
+pub use test_page::print_test_page;
 
 use std::{sync::Arc, time::Duration};
 
@@ -21,7 +24,11 @@ use tokio::{
 
 use crate::{
     error::Result,
-    model::{ids, printer::PrintJob, time},
+    model::{
+        ids,
+        printer::{self, PrintJob},
+        time,
+    },
     service::Ctx,
     store::{self, Tx, printers::Due},
 };
@@ -66,18 +73,28 @@ pub(crate) fn queue(
     now: &str,
 ) -> Result<PrintJob> {
     let job = PrintJob {
+        document_id: Some(document_id.to_string()),
+        shipment_id: Some(shipment_id.to_string()),
+        ..new_job(printer_id, printer::JOB_DOCUMENT, now)
+    };
+    store::printers::queue(tx, org_id, &job, position, None)?;
+    Ok(job)
+}
+
+/// A queued job of `kind` for a printer, made `now`.
+fn new_job(printer_id: &str, kind: &str, now: &str) -> PrintJob {
+    PrintJob {
         id: ids::new(ids::PRINT_JOB),
         printer_id: printer_id.to_string(),
-        document_id: document_id.to_string(),
-        shipment_id: shipment_id.to_string(),
+        kind: kind.to_string(),
+        document_id: None,
+        shipment_id: None,
         status: "queued".into(),
         attempts: 0,
         error: None,
         created_at: now.to_string(),
         updated_at: now.to_string(),
-    };
-    store::printers::queue(tx, org_id, &job, position)?;
-    Ok(job)
+    }
 }
 
 /// The delay before the next attempt after `attempts` failed ones; None when none is left.

@@ -1,6 +1,7 @@
 //! Webhooks (SPEC §4 rows 23–24, §6; DESIGN §9): endpoints with their signing secrets, a test
-//! delivery, secret rotation and the delivery log. Secrets are sealed by the vault before they
-//! are stored and opened when read. The worker that delivers events is `worker`.
+//! delivery, secret rotation, the delivery log and replays from it (`replay`). Secrets are
+//! sealed by the vault before they are stored and opened when read. The worker that delivers
+//! events is `worker`.
 
 use crate::{
     error::{Error, Result},
@@ -16,9 +17,13 @@ use crate::{
 };
 
 mod delivery;
+mod replay;
 pub mod schedule;
 pub mod signature;
 pub mod worker;
+
+pub use delivery::TEST_EVENT;
+pub use replay::replay;
 
 /// How long a rotated-out secret keeps signing beside the new one.
 const ROTATION_OVERLAP_HOURS: i64 = 24;

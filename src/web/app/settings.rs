@@ -79,7 +79,7 @@ const PAGES: [Page; 11] = [
         operation: &ops::LIST_WEBHOOKS,
         columns: &[
             ("URL", "/url"),
-            ("Active", "/active"),
+            ("Active", "/isActive"),
             ("Added", "/createdAt"),
         ],
     },

@@ -1,5 +1,6 @@
-//! What a Settings page shows under its list (DESIGN §20): each printer's recent print jobs,
-//! each webhook's delivery log with a test send, each member's role and removal.
+//! What a Settings page shows under its list (DESIGN §20): each printer's recent print jobs
+//! with a test print, each webhook's delivery log with a test send and a replay of each
+//! delivery, each member's role and removal.
 
 use poem_openapi::types::ToJSON;
 use serde_json::{Value, json};
@@ -7,11 +8,13 @@ use serde_json::{Value, json};
 use super::Desk;
 use crate::{
     error::Result,
+    model::printer,
     service::{self, Ctx, PageParams, operations as ops},
 };
 
-/// What a page shows under its list: each printer's recent jobs, each webhook's recent
-/// deliveries (with a test send), each member's role and removal.
+/// What a page shows under its list: each printer's recent jobs (with a test print), each
+/// webhook's recent deliveries (with a test send, and a replay of each), each member's role and
+/// removal. Each button is there only for a role that may use it.
 pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> Result<Vec<Value>> {
     let items = data["data"].as_array().cloned().unwrap_or_default();
     let mut extras = Vec::new();
@@ -29,27 +32,35 @@ pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> 
                 .await?
                 .to_json()
                 .unwrap_or_default();
-                let rows: Vec<Vec<String>> = jobs["data"]
+                let rows: Vec<Value> = jobs["data"]
                     .as_array()
                     .into_iter()
                     .flatten()
                     .map(|j| {
-                        [
-                            "/updatedAt",
-                            "/status",
-                            "/attempts",
-                            "/shipmentId",
-                            "/error",
-                        ]
-                        .iter()
-                        .map(|at| cell(j.pointer(at)))
-                        .collect()
+                        let what = if j["kind"] == printer::JOB_TEST_PAGE {
+                            "Test page"
+                        } else {
+                            "Document"
+                        };
+                        let mut cells = vec![cell(j.get("updatedAt")), what.to_string()];
+                        cells.extend(
+                            ["/status", "/attempts", "/shipmentId", "/error"]
+                                .iter()
+                                .map(|at| cell(j.pointer(at))),
+                        );
+                        json!({"cells": cells})
                     })
                     .collect();
+                let name = cell(item.get("name"));
+                let test = desk.may(&ops::PRINT_TEST_PAGE).then(|| {
+                    json!({"action": "print_test_page", "id": id, "label": "Print a test page",
+                           "aria": format!("Print a test page on {name}")})
+                });
                 extras.push(json!({
-                    "title": format!("Print jobs of {}", cell(item.get("name"))),
-                    "headings": ["When", "Status", "Attempts", "Shipment", "Error"],
+                    "title": format!("Print jobs of {name}"),
+                    "headings": ["When", "What", "Status", "Attempts", "Shipment", "Error"],
                     "rows": rows,
+                    "buttons": test.into_iter().collect::<Vec<_>>(),
                 }));
             }
             "webhooks" => {
@@ -63,12 +74,15 @@ pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> 
                 .await?
                 .to_json()
                 .unwrap_or_default();
-                let rows: Vec<Vec<String>> = log["data"]
+                // A test delivery has no event to send again, and an inactive webhook gets
+                // nothing: no replay there.
+                let replays = desk.may(&ops::REPLAY_WEBHOOK_DELIVERY) && item["isActive"] == true;
+                let rows: Vec<Value> = log["data"]
                     .as_array()
                     .into_iter()
                     .flatten()
                     .map(|d| {
-                        [
+                        let cells: Vec<String> = [
                             "/createdAt",
                             "/eventType",
                             "/attempt",
@@ -78,16 +92,28 @@ pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> 
                         ]
                         .iter()
                         .map(|at| cell(d.pointer(at)))
-                        .collect()
+                        .collect();
+                        let replay = (replays && d["eventType"] != service::webhooks::TEST_EVENT).then(|| {
+                            json!({"action": "replay_webhook_delivery", "id": d["id"],
+                                   "webhook": id, "label": "Replay",
+                                   "aria": format!("Replay {} (attempt {} at {})", cells[1], cells[2], cells[0])})
+                        });
+                        json!({"cells": cells, "button": replay})
                     })
                     .collect();
-                let test = desk.may(&ops::TEST_WEBHOOK).then(
-                    || json!({"action": "test_webhook", "id": id, "label": "Send a test event"}),
-                );
+                let test = desk.may(&ops::TEST_WEBHOOK).then(|| {
+                    json!({"action": "test_webhook", "id": id, "label": "Send a test event",
+                           "aria": format!("Send a test event to {}", cell(item.get("url")))})
+                });
+                let mut headings = vec!["When", "Event", "Attempt", "Answer", "Delivered", "Error"];
+                if replays {
+                    headings.push("Action");
+                }
                 extras.push(json!({
                     "title": format!("Deliveries to {}", cell(item.get("url"))),
-                    "headings": ["When", "Event", "Attempt", "Answer", "Delivered", "Error"],
+                    "headings": headings,
                     "rows": rows,
+                    "row_actions": replays,
                     "buttons": test.into_iter().collect::<Vec<_>>(),
                 }));
             }
@@ -97,7 +123,8 @@ pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> 
                     "headings": [],
                     "rows": [],
                     "role": {"id": id, "current": item["role"]},
-                    "buttons": [{"action": "member_remove", "id": id, "label": "Remove from the organization"}],
+                    "buttons": [{"action": "member_remove", "id": id, "label": "Remove from the organization",
+                                 "aria": format!("Remove {} from the organization", cell(item.get("name")))}],
                 }));
             }
             _ => {}

@@ -1,7 +1,8 @@
-//! The add forms of Settings (DESIGN §20): each posts its resource's create body, so the
+//! The forms of Settings (DESIGN §20). An add form posts its resource's create body, so the
 //! create operation checks it; what it makes that is shown only once (an API token, a webhook's
 //! signing secret, a Shopify channel's secret) is shown on the page that answers the form,
-//! never left in a cookie or the log.
+//! never left in a cookie or the log. A button under a list (a test print, a test send, a
+//! replay, a member's role or removal) posts an `action`, answered with a notice.
 
 use std::collections::BTreeMap;
 
@@ -60,6 +61,25 @@ pub async fn submit(
                         )
                     }
                 }),
+            "print_test_page" => service::printing::print_test_page(ctx, &actor, &org, &id)
+                .await
+                .map(|job| {
+                    format!(
+                        "A test page is queued (job {}); it shows in the printer's jobs below.",
+                        job.id
+                    )
+                }),
+            "replay_webhook_delivery" => {
+                let webhook = field(&fields, "webhook").unwrap_or_default();
+                service::webhooks::replay(ctx, &actor, &org, webhook, &id)
+                    .await
+                    .map(|queued| {
+                        format!(
+                            "The {} event {} is queued to be sent again; its attempts show in the log below.",
+                            queued.event_type, queued.event_id
+                        )
+                    })
+            }
             "member_role" => {
                 let role = field(&fields, "role").unwrap_or_default();
                 let patch = json!({ "role": role });

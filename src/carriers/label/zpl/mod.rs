@@ -11,9 +11,12 @@
 
 mod barcode;
 mod raster;
+mod test_page;
 #[cfg(test)]
 mod tests;
 mod text;
+
+pub use test_page::render as test_page;
 
 use std::fmt::Write;
 

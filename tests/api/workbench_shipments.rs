@@ -196,3 +196,41 @@ async fn a_parcels_lines_are_split_off_into_a_new_shipment() {
     let page = browser.get(&path).await;
     assert!(!page.html.contains("Split into a new shipment"));
 }
+
+#[tokio::test]
+async fn a_booked_shipments_labels_are_previewed_as_pictures() {
+    let shop = Shop::new().await;
+    let id = id_of(&shop.create(shop.body()).await);
+    let booked = shop.post_empty(&id, "/book").await.expect(200);
+    let label = booked["documents"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["documentType"] == "label"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no label in {booked}"));
+    let mut browser = owner(&shop).await;
+    let page = browser
+        .get(&app_path(&shop.org, &format!("shipments/{id}")))
+        .await;
+    let preview = app_path(
+        &shop.org,
+        &format!("shipments/{id}/documents/{}/preview", id_of(&label)),
+    );
+    assert!(
+        page.html.contains(&format!("src=\"{preview}\"")),
+        "{}",
+        page.html
+    );
+    assert!(page.html.contains("alt=\"Preview of the label 1\""));
+    let image = browser.get(&preview).await;
+    assert_eq!(image.status, 200);
+    assert_eq!(image.header("content-type"), "image/png");
+    // The page's text is read as UTF-8: the signature's first byte is lost, its letters are not.
+    assert!(image.html.starts_with("\u{fffd}PNG\r\n"), "not a PNG");
+    assert!(image.html.len() > 5_000, "a blank picture");
+
+    // Another organization's person gets 404.
+    let other = shop.app.create_org();
+    let password = shop.app.set_password(&other.email);
+    let mut stranger = crate::browser::Browser::signed_in(&shop.app, &other.email, &password).await;
+    assert_eq!(stranger.get(&preview).await.status, 404);
+}

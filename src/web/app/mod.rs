@@ -76,6 +76,10 @@ pub fn routes(routes: Route) -> Route {
             get(shipments::document).with(jar()),
         )
         .at(
+            "/app/:org/shipments/:id/documents/:doc/preview",
+            get(shipments::preview).with(jar()),
+        )
+        .at(
             "/app/:org/scan",
             get(scan::show).post(scan::submit).with(jar()),
         )

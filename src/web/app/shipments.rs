@@ -319,3 +319,26 @@ pub async fn document(
         Err(err) => desk.refused(req, err),
     }
 }
+
+/// `GET /app/{orgId}/shipments/{id}/documents/{documentId}/preview`: a PDF document's first page
+/// as a PNG picture, shown on the shipment's page.
+#[handler]
+pub async fn preview(
+    req: &Request,
+    Data(ctx): Data<&Ctx>,
+    Path((org, id, doc)): Path<(String, String, String)>,
+) -> Response {
+    let mut desk = match Desk::open(req, ctx, &org).await {
+        Ok(desk) => desk,
+        Err(answer) => return answer,
+    };
+    match shipments::preview(ctx, &desk.actor, &org, &id, &doc).await {
+        // A document never changes once made.
+        Ok(png) => Response::builder()
+            .content_type("image/png")
+            .header("Cache-Control", "private, max-age=3600")
+            .header("X-Content-Type-Options", "nosniff")
+            .body(png),
+        Err(err) => desk.refused(req, err),
+    }
+}

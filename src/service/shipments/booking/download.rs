@@ -35,6 +35,26 @@ pub async fn document(
     })
 }
 
+/// How wide a document's preview is drawn, in pixels.
+const PREVIEW_WIDTH: u16 = 600;
+
+/// A PDF document's first page as a PNG picture (the workbench's label preview); 404 for a
+/// document that is no PDF (a ZPL label is a printer's program, not a page).
+pub async fn preview(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    shipment_id: &str,
+    id: &str,
+) -> Result<Vec<u8>> {
+    let download = document(ctx, actor, org_id, shipment_id, id).await?;
+    if download.document.format != crate::model::document::PDF {
+        return Err(Error::NotFound);
+    }
+    let pdf = download.document.content.0;
+    crate::blocking::run(move || crate::carriers::label::preview::png(pdf, PREVIEW_WIDTH)).await
+}
+
 fn filename(reference: &str, document: &Document, n: usize) -> String {
     let name = format!(
         "{reference}-{}-{n}.{}",

@@ -9,7 +9,7 @@ mod download;
 mod labels;
 
 pub(in crate::service::shipments) use attempt::guard;
-pub use download::{Download, document};
+pub use download::{Download, document, preview};
 
 use crate::{
     carriers,

@@ -1188,6 +1188,40 @@ async fn settings_make_tokens_members_webhooks_and_channels_and_show_secrets_onc
         .await;
     assert_eq!(added.status, 303, "{}", added.text());
     assert_eq!(total(&shop, "order-channels").await, 1);
+
+    // A Shopify channel: its secret shown once, and the address Shopify sends orders to listed.
+    let added = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &csrf(&form)),
+                ("name", "Shopify store"),
+                ("type", "shopify"),
+                ("shopDomain", "acme.myshopify.com"),
+            ],
+        )
+        .await;
+    assert_eq!(added.status, 200, "{}", added.text());
+    assert!(
+        added
+            .text()
+            .contains("The Shopify webhook secret (shown only now)")
+    );
+    let channels = shop
+        .app
+        .get(
+            &format!("/orgs/{}/order-channels", shop.org.id),
+            &shop.org.token,
+        )
+        .await
+        .expect(200);
+    let url = channels["data"]
+        .as_array()
+        .and_then(|d| d.iter().find_map(|c| c["webhookUrl"].as_str()))
+        .unwrap_or_else(|| panic!("no webhookUrl in {channels}"))
+        .to_string();
+    let list = browser.get(&path).await;
+    assert!(list.text().contains(&url), "{}", list.text());
 }
 
 #[tokio::test]

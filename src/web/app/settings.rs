@@ -90,6 +90,7 @@ const PAGES: [Page; 11] = [
         columns: &[
             ("Name", "/name"),
             ("Type", "/type"),
+            ("Shopify sends orders to", "/webhookUrl"),
             ("Added", "/createdAt"),
         ],
     },

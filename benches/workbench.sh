@@ -20,7 +20,11 @@ csrf=$(curl -s -c "$jar" -b "$jar" "$base/login" | grep -o 'name="csrf_token" va
 curl -s -o /dev/null -c "$jar" -b "$jar" --data-urlencode "csrf_token=$csrf" \
   --data-urlencode "email=bench@example.com" --data-urlencode "password=bench-password-1" "$base/login"
 cookie="shipbase_session=$(awk '$6 == "shipbase_session" {print $7}' "$jar")"
-for page in shipments "shipments?status=pending" orders scan settings; do
+carrier=$(curl -s -H "Cookie: $cookie" "$base/app/$org/shipments" | grep -o 'option value="car_[^"]*"' | head -1 | sed 's/.*value="//;s/"$//')
+# Searches: a reference (one shipment), a tracking-number-like prefix that names none, a receiver
+# name a quarter of the shipments have (the broad case), and the carrier filter (all of them).
+for page in shipments "shipments?status=pending" "shipments?q=SEED-500000" "shipments?q=nobody" \
+    "shipments?q=jane" "shipments?carrier=$carrier" orders scan settings; do
   url="$base/app/$org/$page"
   weight=$(curl -s -o /dev/null -w '%{size_download}' -H "Cookie: $cookie" "$url")
   stats=$(hey -n 2000 -c 1 -H "Cookie: $cookie" "$url" | awk '/50% in/ {p50=$3*1000} /99% in/ {p99=$3*1000} /Requests\/sec/ {rps=$2} END {printf "%.2f ms p50, %.2f ms p99, %.0f req/s", p50, p99, rps}')

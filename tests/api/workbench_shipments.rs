@@ -234,3 +234,73 @@ async fn a_booked_shipments_labels_are_previewed_as_pictures() {
     let mut stranger = crate::browser::Browser::signed_in(&shop.app, &other.email, &password).await;
     assert_eq!(stranger.get(&preview).await.status, 404);
 }
+
+#[tokio::test]
+async fn the_selected_shipments_labels_are_printed_again_on_the_station_printer() {
+    let shop = Shop::with_config(crate::printers::LOOPBACK).await;
+    let printer = crate::printers::RawPrinter::start().await;
+    let made = crate::printers::create_printer(
+        &shop,
+        json!({"name": "Desk", "kind": "raw", "address": format!("127.0.0.1:{}", printer.port),
+               "format": "pdf"}),
+    )
+    .await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let id = id_of(&shop.create(shop.body()).await);
+        shop.post_empty(&id, "/book").await.expect(200);
+        ids.push(id);
+    }
+    let mut browser = owner(&shop).await;
+    let list = app_path(&shop.org, "shipments");
+    let page = browser.get(&list).await;
+    // No station printer yet: the action is not offered.
+    assert!(!page.html.contains("Print labels of selected"));
+    let scan = app_path(&shop.org, "scan");
+    let token = csrf(&browser.get(&scan).await);
+    let chosen = browser
+        .post(
+            &scan,
+            &[
+                ("csrf_token", &token),
+                ("action", "station"),
+                ("printerId", &id_of(&made)),
+            ],
+        )
+        .await;
+    assert_eq!(chosen.status, 303, "{}", chosen.text());
+    let page = browser.get(&list).await;
+    assert!(
+        page.html.contains("Print labels of selected"),
+        "{}",
+        page.html
+    );
+    let printed = browser
+        .post(
+            &list,
+            &[
+                ("csrf_token", &csrf(&page)),
+                ("action", "print"),
+                ("ids", &ids[0]),
+                ("ids", &ids[1]),
+            ],
+        )
+        .await;
+    assert_eq!(printed.status, 303, "{}", printed.text());
+    let page = browser.get(&list).await;
+    assert!(
+        page.text()
+            .contains("Labels of 2 of 2 sent to this station's printer."),
+        "{}",
+        page.text()
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while printer.jobs().len() < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the labels never arrived"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(printer.jobs().iter().all(|job| job.starts_with(b"%PDF")));
+}

@@ -203,8 +203,8 @@ pub(super) async fn shipment_page(
 const BULK_MAX: usize = 100;
 
 /// `POST /app/{orgId}/shipments`: the selected shipments (`ids`) booked (`action=book`),
-/// booked with their labels sent to this station's printer (`book_print`), or their labels as
-/// one PDF in the order selected (`labels`).
+/// booked with their labels sent to this station's printer (`book_print`), their labels sent
+/// to it again (`print`), or their labels as one PDF in the order selected (`labels`).
 #[handler]
 pub async fn bulk(
     req: &Request,
@@ -247,6 +247,33 @@ pub async fn bulk(
                 see_other(&back)
             }
         };
+    }
+    if action == "print" {
+        // Booked shipments' labels again, on this station's printer.
+        let (mut printed, mut problems) = (0, Vec::new());
+        for id in &ids {
+            match desk.print_labels(req, ctx, id).await {
+                Some(Ok(_)) => printed += 1,
+                Some(Err(err)) => problems.push(format!("{id}: {err}")),
+                None => {
+                    desk.visit
+                        .leave_notice(req, "Choose this station's printer on the Scan page first.");
+                    return see_other(&back);
+                }
+            }
+        }
+        let mut notice = format!(
+            "Labels of {printed} of {} sent to this station's printer.",
+            ids.len()
+        );
+        if let Some(first) = problems.first() {
+            notice.push_str(&format!(" Not printed: {first}"));
+            if problems.len() > 1 {
+                notice.push_str(&format!(" (and {} more)", problems.len() - 1));
+            }
+        }
+        desk.visit.leave_notice(req, &notice);
+        return see_other(&back);
     }
     if !matches!(action, "book" | "book_print") {
         return desk.refused(req, Error::invalid("action", "no such action"));

@@ -60,7 +60,7 @@ pub async fn index_for_search(ctx: &Ctx) -> Result<usize> {
     }
     let n = batch.len();
     ctx.db
-        .write(move |tx| store::shipments::make_searchable(tx, &batch))
+        .write(move |tx| store::shipment_terms::make_searchable(tx, &batch))
         .await?;
     tracing::info!(
         shipments = n,

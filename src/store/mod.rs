@@ -37,6 +37,7 @@ pub mod printers;
 pub mod sender_addresses;
 pub mod sessions;
 pub mod shared_state;
+pub mod shipment_terms;
 pub mod shipments;
 pub mod shipping_rules;
 pub mod sql;

@@ -7,7 +7,10 @@ use crate::store::sql::{OptionalExtension, Param, Row, params};
 use crate::{
     error::Result,
     model::{sender_address::SenderAddress, shipment::ShipmentRecord, status::ShipmentStatus},
-    store::{PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, to_json},
+    store::{
+        PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, shipment_terms,
+        to_json,
+    },
 };
 
 const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
@@ -79,59 +82,6 @@ impl Filter {
     }
 }
 
-/// The most shipments one search word is looked up for before the search is made in the list
-/// query itself instead (a word so common is rare; the query is then slower, never wrong).
-const WORD_MATCHES: u32 = 20_000;
-
-/// The shipments a search names, when few enough to list by id: those whose reference is the
-/// whole search, and those each word of which begins one of their terms. None when a word
-/// begins too many terms to collect.
-fn searched(
-    db: &Reader,
-    org_id: &str,
-    search: &str,
-    words: &[String],
-) -> Result<Option<Vec<String>>> {
-    let mut found: Option<std::collections::BTreeSet<String>> = None;
-    for word in words {
-        let (from, to) = prefix_range(word);
-        let ids: std::collections::BTreeSet<String> = db
-            .conn
-            .prepare_cached(
-                "SELECT shipment_id FROM shipment_terms WHERE org_id = ?1 AND term >= ?2 AND term < ?3 LIMIT ?4",
-            )?
-            .query_map(params![org_id, from, to, WORD_MATCHES + 1], |r| r.get(0))?
-            .collect::<crate::store::sql::Result<_>>()?;
-        if ids.len() > WORD_MATCHES as usize {
-            return Ok(None);
-        }
-        found = Some(match found {
-            None => ids,
-            Some(before) => before.intersection(&ids).cloned().collect(),
-        });
-    }
-    let mut ids: Vec<String> = found.unwrap_or_default().into_iter().collect();
-    let reference: Vec<String> = db
-        .conn
-        .prepare_cached("SELECT id FROM shipments WHERE org_id = ?1 AND reference = ?2")?
-        .query_map(params![org_id, search], |r| r.get(0))?
-        .collect::<crate::store::sql::Result<_>>()?;
-    ids.extend(reference);
-    Ok(Some(ids))
-}
-
-/// A search's arguments: the ids it names, or (too many to collect) its words' term ranges and
-/// the whole search as a reference.
-enum SearchArgs {
-    Ids(String),
-    Words(Vec<(String, String)>, String),
-}
-
-/// The range of terms that begin with `word`: [word, word + the last character).
-fn prefix_range(word: &str) -> (String, String) {
-    (word.to_string(), format!("{word}{}", char::MAX))
-}
-
 pub fn list(
     db: &Reader,
     org_id: &str,
@@ -145,19 +95,24 @@ pub fn list(
     let searched = if words.is_empty() {
         None
     } else {
-        Some(match searched(db, org_id, search, &words)? {
-            Some(ids) => SearchArgs::Ids(
-                serde_json::to_string(&ids)
-                    .map_err(|e| crate::error::Error::Internal(e.to_string()))?,
-            ),
-            None => SearchArgs::Words(
-                words.iter().map(|w| prefix_range(w)).collect(),
-                search.to_string(),
-            ),
-        })
+        Some(
+            match shipment_terms::searched(db, org_id, search, &words)? {
+                Some(ids) => shipment_terms::SearchArgs::Ids(
+                    serde_json::to_string(&ids)
+                        .map_err(|e| crate::error::Error::Internal(e.to_string()))?,
+                ),
+                None => shipment_terms::SearchArgs::Words(
+                    words
+                        .iter()
+                        .map(|w| shipment_terms::prefix_range(w))
+                        .collect(),
+                    search.to_string(),
+                ),
+            },
+        )
     };
     match &searched {
-        Some(SearchArgs::Ids(ids)) => {
+        Some(shipment_terms::SearchArgs::Ids(ids)) => {
             clauses.push(
                 db.conn
                     .pick(
@@ -168,7 +123,7 @@ pub fn list(
             );
             args.push(ids);
         }
-        Some(SearchArgs::Words(ranges, whole)) => {
+        Some(shipment_terms::SearchArgs::Words(ranges, whole)) => {
             let mut any = String::from("(s.reference = ?");
             args.push(whole);
             for (i, (from, to)) in ranges.iter().enumerate() {
@@ -280,7 +235,7 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
         s.split_from,
         s.splits_made
     ])?;
-    index(tx, s)
+    shipment_terms::index(tx, s)
 }
 
 /// Writes back every mutable column of a stored shipment.
@@ -304,34 +259,7 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
             s.splits_made
         ])?;
     one_row(n, "shipments")?;
-    index(tx, s)
-}
-
-/// Brings the search terms of `s` up to date with its body (only the terms that changed are
-/// written: most updates, a status change say, change none) and marks it searchable.
-pub fn index(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
-    let terms = s.body.search_terms();
-    let stored: std::collections::BTreeSet<String> = tx
-        .conn
-        .prepare_cached("SELECT term FROM shipment_terms WHERE shipment_id = ?1")?
-        .query_map([&s.id], |r| r.get(0))?
-        .collect::<crate::store::sql::Result<_>>()?;
-    for gone in stored.difference(&terms) {
-        tx.conn
-            .prepare_cached(
-                "DELETE FROM shipment_terms WHERE org_id = ?1 AND term = ?2 AND shipment_id = ?3",
-            )?
-            .execute(params![s.org_id, gone, s.id])?;
-    }
-    for new in terms.difference(&stored) {
-        tx.conn
-            .prepare_cached(
-                "INSERT INTO shipment_terms (org_id, term, shipment_id) VALUES (?1, ?2, ?3)
-                 ON CONFLICT DO NOTHING",
-            )?
-            .execute(params![s.org_id, new, s.id])?;
-    }
-    Ok(())
+    shipment_terms::index(tx, s)
 }
 
 /// Up to `limit` shipments stored before they had search terms (V20), for housekeeping to
@@ -340,26 +268,11 @@ pub fn unsearchable(db: &Reader, limit: u32) -> Result<Vec<ShipmentRecord>> {
     Ok(db
         .conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM shipments s WHERE s.searchable = 0 ORDER BY s.id LIMIT ?1"
+            "SELECT {} FROM shipments s WHERE s.searchable = 0 ORDER BY s.id LIMIT ?1",
+            COLUMNS
         ))?
         .query_map([limit], from_row)?
         .collect::<crate::store::sql::Result<Vec<_>>>()?)
-}
-
-/// Indexes shipments `unsearchable` found (still as they were: one changed meanwhile was
-/// indexed by its own write) and marks them searchable.
-pub fn make_searchable(tx: &Tx, shipments: &[ShipmentRecord]) -> Result<()> {
-    for s in shipments {
-        // Every write of a shipment marks it searchable: one still unmarked is as it was read.
-        let unchanged = tx
-            .conn
-            .prepare_cached("UPDATE shipments SET searchable = 1 WHERE id = ?1 AND searchable = 0")?
-            .execute([&s.id])?;
-        if unchanged == 1 {
-            index(tx, s)?;
-        }
-    }
-    Ok(())
 }
 
 pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {

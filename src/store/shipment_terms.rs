@@ -1,0 +1,105 @@
+//! `shipment_terms`: what each shipment can be found by (DESIGN §20: search by receiver and
+//! tracking number, the carrier filter, scanning a tracking number), kept as shipments are
+//! written, and the look-up of a search's words.
+
+use crate::{
+    error::Result,
+    model::shipment::ShipmentRecord,
+    store::{Reader, Tx, sql::params},
+};
+
+/// The most shipments one search word is looked up for before the search is made in the list
+/// query itself instead (a word so common is rare; the query is then slower, never wrong).
+const WORD_MATCHES: u32 = 20_000;
+
+/// The shipments a search names, when few enough to list by id: those whose reference is the
+/// whole search, and those each word of which begins one of their terms. None when a word
+/// begins too many terms to collect.
+pub(super) fn searched(
+    db: &Reader,
+    org_id: &str,
+    search: &str,
+    words: &[String],
+) -> Result<Option<Vec<String>>> {
+    let mut found: Option<std::collections::BTreeSet<String>> = None;
+    for word in words {
+        let (from, to) = prefix_range(word);
+        let ids: std::collections::BTreeSet<String> = db
+            .conn
+            .prepare_cached(
+                "SELECT shipment_id FROM shipment_terms WHERE org_id = ?1 AND term >= ?2 AND term < ?3 LIMIT ?4",
+            )?
+            .query_map(params![org_id, from, to, WORD_MATCHES + 1], |r| r.get(0))?
+            .collect::<crate::store::sql::Result<_>>()?;
+        if ids.len() > WORD_MATCHES as usize {
+            return Ok(None);
+        }
+        found = Some(match found {
+            None => ids,
+            Some(before) => before.intersection(&ids).cloned().collect(),
+        });
+    }
+    let mut ids: Vec<String> = found.unwrap_or_default().into_iter().collect();
+    let reference: Vec<String> = db
+        .conn
+        .prepare_cached("SELECT id FROM shipments WHERE org_id = ?1 AND reference = ?2")?
+        .query_map(params![org_id, search], |r| r.get(0))?
+        .collect::<crate::store::sql::Result<_>>()?;
+    ids.extend(reference);
+    Ok(Some(ids))
+}
+
+/// A search's arguments: the ids it names, or (too many to collect) its words' term ranges and
+/// the whole search as a reference.
+pub(super) enum SearchArgs {
+    Ids(String),
+    Words(Vec<(String, String)>, String),
+}
+
+/// The range of terms that begin with `word`: [word, word + the last character).
+pub(super) fn prefix_range(word: &str) -> (String, String) {
+    (word.to_string(), format!("{word}{}", char::MAX))
+}
+
+/// Brings the search terms of `s` up to date with its body (only the terms that changed are
+/// written: most updates, a status change say, change none) and marks it searchable.
+pub fn index(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
+    let terms = s.body.search_terms();
+    let stored: std::collections::BTreeSet<String> = tx
+        .conn
+        .prepare_cached("SELECT term FROM shipment_terms WHERE shipment_id = ?1")?
+        .query_map([&s.id], |r| r.get(0))?
+        .collect::<crate::store::sql::Result<_>>()?;
+    for gone in stored.difference(&terms) {
+        tx.conn
+            .prepare_cached(
+                "DELETE FROM shipment_terms WHERE org_id = ?1 AND term = ?2 AND shipment_id = ?3",
+            )?
+            .execute(params![s.org_id, gone, s.id])?;
+    }
+    for new in terms.difference(&stored) {
+        tx.conn
+            .prepare_cached(
+                "INSERT INTO shipment_terms (org_id, term, shipment_id) VALUES (?1, ?2, ?3)
+                 ON CONFLICT DO NOTHING",
+            )?
+            .execute(params![s.org_id, new, s.id])?;
+    }
+    Ok(())
+}
+
+/// Indexes shipments `shipments::unsearchable` found (still as they were: one changed meanwhile was
+/// indexed by its own write) and marks them searchable.
+pub fn make_searchable(tx: &Tx, shipments: &[ShipmentRecord]) -> Result<()> {
+    for s in shipments {
+        // Every write of a shipment marks it searchable: one still unmarked is as it was read.
+        let unchanged = tx
+            .conn
+            .prepare_cached("UPDATE shipments SET searchable = 1 WHERE id = ?1 AND searchable = 0")?
+            .execute([&s.id])?;
+        if unchanged == 1 {
+            index(tx, s)?;
+        }
+    }
+    Ok(())
+}

@@ -2,7 +2,8 @@
 # Real-browser end-to-end tests: headless Chromium (Debian's, driven by playwright-core) signs in,
 # consents to an OAuth client for one of two organizations, and disconnects it again under
 # Apps & integrations (tests/browser/flow.mjs); then works a shop's day in the workbench at /app
-# (tests/browser/workbench.mjs). Starts the release binary on a loopback port
+# (tests/browser/workbench.mjs: its header lists what it covers; it brings its own raw printer
+# and webhook receiver on loopback). Starts the release binary on a loopback port
 # with a fresh data directory; screenshots go to target/browser/.
 #
 #   .ci/browser.sh [BINARY]        (default target/release/shipbase)
@@ -38,8 +39,10 @@ cp tests/browser/flow.mjs tests/browser/workbench.mjs "$cache/"
 
 export SHIPBASE_LOG__LEVEL=${SHIPBASE_LOG__LEVEL:-info} NO_COLOR=1
 source .ci/lib.sh
-# Printers on loopback: the workbench flow prints on its own raw 9100 listener.
-SHIPBASE_PRINTERS__ALLOW_LOOPBACK=true server_start browser.sh "$bin" --base-url "$base"
+# Printers and webhooks on loopback: the workbench flow prints on its own raw 9100 listener and
+# receives webhooks on its own HTTP listener; a failed delivery is retried after 5 s × 0.01.
+SHIPBASE_PRINTERS__ALLOW_LOOPBACK=true SHIPBASE_WEBHOOKS__ALLOW_PRIVATE_TARGETS=true \
+  SHIPBASE_WEBHOOKS__RETRY_SCALE=0.01 server_start browser.sh "$bin" --base-url "$base"
 
 # One owner of two organizations, so that the consent page offers a choice.
 email=owner@acme.test
@@ -62,20 +65,25 @@ if [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 
-# The workbench (DESIGN §20): a third organization with one owner, an API token and a member.
+# The workbench (DESIGN §20): a third organization with one owner, an API token, a member and
+# an admin.
 wb_email=shop@wares.test
 wb_member=packer@wares.test
+wb_admin=lead@wares.test
 "$bin" --data-dir "$work/data" org create --name "Wares & Co" --slug wares --email "$wb_email" \
   --user-name "Wanda Owner" --json > "$work/wares.json"
 wb_org=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).org.id)' "$work/wares.json")
 printf '%s\n' "$password" | "$bin" --data-dir "$work/data" user set-password --email "$wb_email" --password-stdin
 "$bin" --data-dir "$work/data" user add --org "$wb_org" --email "$wb_member" --name "Pat Packer" --role member > /dev/null
 printf '%s\n' "$password" | "$bin" --data-dir "$work/data" user set-password --email "$wb_member" --password-stdin
+"$bin" --data-dir "$work/data" user add --org "$wb_org" --email "$wb_admin" --name "Lee Lead" --role admin > /dev/null
+printf '%s\n' "$password" | "$bin" --data-dir "$work/data" user set-password --email "$wb_admin" --password-stdin
 wb_token=$("$bin" --data-dir "$work/data" token create --org "$wb_org" --name "browser test" --json \
   | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).token))')
 echo "== workbench flow against $base"
 (cd "$cache" && BASE_URL="$base" EMAIL="$wb_email" PASSWORD="$password" ORG_ID="$wb_org" TOKEN="$wb_token" \
-  MEMBER_EMAIL="$wb_member" MEMBER_PASSWORD="$password" SCREENSHOTS="$shots/workbench" \
+  MEMBER_EMAIL="$wb_member" MEMBER_PASSWORD="$password" ADMIN_EMAIL="$wb_admin" ADMIN_PASSWORD="$password" \
+  SCREENSHOTS="$shots/workbench" \
   node workbench.mjs) || status=$?
 if [ "$status" -ne 0 ]; then
   server_log

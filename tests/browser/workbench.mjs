@@ -1,17 +1,33 @@
-// Real-browser test of the workbench at /app (DESIGN §20): an owner sets up a sender address, a
+// Real-browser test of the workbench at /app (DESIGN §20). An owner sets up a sender address, a
 // carrier and a printer through the Settings forms, makes a shipment with the New shipment form
-// and books it, ships an order from the inbox, books one by scanning its reference; a member
-// is refused the API tokens page. axe-core checks every page (no serious or critical
-// violation), and every page is photographed at 1280 px and 390 px (phone) width, where it must
-// not scroll sideways. Run by .ci/browser.sh, which starts the server and sets:
+// and books it, sees it on the list (and one made over the API appear without a reload), books
+// ten at once and downloads their labels as one PDF, ships an order from the inbox, books one by
+// scanning its reference. Then the owner builds a shipping rule (Settings → Shipping rules → New
+// shipping rule: a weight row and a flat-rate row, "Add another condition", a price left empty
+// shown in place, the rule opened again with its values, a subtotal range in major units),
+// makes a shipment from the rates the rules give (two parcels), searches the shipments list (by
+// receiver, by tracking number, by carrier), splits an order line of a parcel off into a new
+// shipment, prints a test page on the loopback printer, adds a webhook pointing at a local
+// receiver (signing secret shown once, a test event, a delivery that failed with 500 then
+// succeeded, replayed with the same webhook-id), and changes the branding (name, colour, an
+// uploaded PNG logo). A member is refused the API tokens page; an admin adds a member under
+// Settings → Members. axe-core checks every page photographed (no serious or critical
+// violation), and each is photographed at 1280 px and 390 px (phone) width, where it must not
+// scroll sideways. Run by .ci/browser.sh, which starts the server (printers and webhooks allowed
+// on loopback) and sets:
 //
 //   BASE_URL, EMAIL, PASSWORD (an owner of one organization), ORG_ID, TOKEN (an API token of
-//   it), MEMBER_EMAIL, MEMBER_PASSWORD (a member of it), SCREENSHOTS, CHROMIUM
+//   it), MEMBER_EMAIL, MEMBER_PASSWORD (a member of it), ADMIN_EMAIL, ADMIN_PASSWORD (an admin
+//   of it), SCREENSHOTS, CHROMIUM
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const env = (name) => {
@@ -107,9 +123,106 @@ async function waitFor(what, check, ms = 15_000) {
   }
 }
 
+/** Waits until the page's text matches `pattern` (a notice may be swapped out by the live list
+ *  a few seconds later, so this looks at once and then often). */
+async function seeText(page, pattern, ms = 15_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const text = await textOf(page);
+    if (pattern.test(text)) return text;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${pattern} on ${page.url()}; the page says: ${text.slice(0, 600)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Reloads the page until `check(page)` holds. */
+async function reloadUntil(page, what, check, ms = 20_000) {
+  const until = Date.now() + ms;
+  while (!(await check(page))) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what} on ${page.url()}`);
+    await new Promise((r) => setTimeout(r, 250));
+    await page.reload();
+  }
+}
+
+/** A webhook receiver on loopback: keeps every request; answers 500 while `failures` > 0
+ *  (counting it down), else 200. */
+function webhookReceiver() {
+  const hits = [];
+  const state = { failures: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (d) => chunks.push(d));
+    req.on('end', () => {
+      const status = state.failures > 0 ? 500 : 200;
+      if (status === 500) state.failures -= 1;
+      const body = Buffer.concat(chunks).toString('utf8');
+      let event = {};
+      try { event = JSON.parse(body); } catch { /* kept as it came */ }
+      hits.push({ headers: req.headers, body, event, status });
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(status === 200 ? 'ok' : 'not now');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, hits, state, port: server.address().port })));
+}
+
+/** Whether a delivery carries a valid Standard Webhooks signature made with `secret`. */
+function signedWith(hit, secret) {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key)
+    .update(`${hit.headers['webhook-id']}.${hit.headers['webhook-timestamp']}.${hit.body}`).digest('base64');
+  return (hit.headers['webhook-signature'] || '').split(' ').includes(`v1,${expected}`);
+}
+
+/** A small valid PNG (a 96 × 32 two-colour logo), for the branding upload. */
+function logoPng() {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc(body));
+    return Buffer.concat([head, body, tail]);
+  };
+  const [width, height] = [96, 32];
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = [];
+  for (let y = 0; y < height; y += 1) {
+    const row = Buffer.alloc(1 + width * 3); // filter byte 0, then RGB
+    for (let x = 0; x < width; x += 1) {
+      const mark = x >= 8 && x < 32 && y >= 6 && y < 26;
+      const stripe = x >= 40 && x < 88 && ((y >= 8 && y < 13) || (y >= 19 && y < 24));
+      row.set(mark ? [10, 125, 90] : stripe ? [40, 40, 40] : [255, 255, 255], 1 + x * 3);
+    }
+    rows.push(row);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 async function main() {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const printer = await rawPrinter();
+  const hooks = await webhookReceiver();
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'shipbase-workbench-'));
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
   const errors = [];
   try {
@@ -268,6 +381,8 @@ async function main() {
     await page.getByRole('button', { name: 'Make the shipment' }).click();
     await page.waitForURL((url) => url.pathname.startsWith(app('shipments/shp_')));
     await page.goto(`${BASE_URL}${app('scan')}`);
+    // Autofocus lands a frame or so after the load event: type only once it has.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'code');
     await page.keyboard.type('SCAN-42');
     await page.keyboard.press('Enter');
     await page.getByText('SCAN-42 is booked').waitFor();
@@ -284,6 +399,248 @@ async function main() {
     assert.ok((await file.body()).subarray(0, 5).toString() === '%PDF-');
     ok('the label opens as a PDF');
 
+    // Settings → Shipping rules → New shipping rule: the builder.
+    const senderId = mine.data[0].senderAddress.id;
+    const carrierId = template.carrierSettings.carrierId;
+    await page.goto(`${BASE_URL}${app('settings/shipping-rules')}`);
+    await page.getByRole('link', { name: 'New shipping rule' }).click();
+    await page.waitForURL((url) => url.pathname === app('settings/shipping-rules/new'));
+    await look(page, 'rule-new');
+    const condition = (n) => page.getByRole('group', { name: `Condition ${n}`, exact: true });
+    const conditions = page.getByRole('group', { name: /^Condition \d+$/ });
+    assert.equal(await conditions.count(), 1, 'a new rule starts with one condition row');
+    await page.locator('input[name=name]').fill('Home delivery');
+    await page.getByLabel('Carrier and product').selectOption({ label: 'Sandbox parcels · Standard' });
+    await page.getByLabel('Ships from').selectOption({ label: 'Main warehouse, Glostrup' });
+    await condition(1).getByLabel('When').selectOption({ label: 'Weight between (kg)' });
+    await condition(1).getByLabel('From', { exact: true }).fill('0');
+    await condition(1).getByLabel('To', { exact: true }).fill('5');
+    await condition(1).getByLabel('Price', { exact: true }).fill('49');
+    await condition(1).getByLabel('Currency').fill('DKK');
+    await page.getByRole('button', { name: 'Add another condition' }).click();
+    await condition(2).waitFor();
+    assert.equal(await conditions.count(), 2, '"Add another condition" adds one row');
+    assert.equal(await page.locator('input[name=name]').inputValue(), 'Home delivery', 'the name is kept');
+    assert.equal(await condition(1).getByLabel('When').inputValue(), 'weight', 'the first row is kept');
+    assert.equal(await condition(1).getByLabel('To', { exact: true }).inputValue(), '5');
+    assert.equal(await condition(1).getByLabel('Price', { exact: true }).inputValue(), '49');
+    await condition(2).getByLabel('When').selectOption({ label: 'Always (flat rate)' });
+    await condition(2).getByLabel('Currency').fill('DKK');
+    await page.getByRole('button', { name: 'Add the rule' }).click();
+    const noPrice = page.locator('input[name="conditions[1].shippingPrice"][aria-invalid=true]');
+    await noPrice.waitFor();
+    const saysWhy = await page.locator(`#${await noPrice.getAttribute('aria-describedby')}`).textContent();
+    assert.match(saysWhy, /must be a number/, 'the empty price says what it needs');
+    assert.equal(await page.locator('[aria-invalid=true]').count(), 1, 'only the empty price is marked');
+    assert.equal(await condition(1).getByLabel('Price', { exact: true }).inputValue(), '49', 'what was typed stays');
+    await look(page, 'rule-error');
+    await condition(2).getByLabel('Price', { exact: true }).fill('79');
+    await page.getByRole('button', { name: 'Add the rule' }).click();
+    await page.waitForURL((url) => url.pathname === app('settings/shipping-rules'));
+    await seeText(page, /The shipping rule Home delivery is added\./);
+    assert.deepEqual(await page.locator('tbody tr', { hasText: 'Home delivery' }).locator('td').allTextContents(),
+      ['Home delivery', 'Sandbox parcels', 'standard', '—'], 'the rule is listed');
+    ok('a shipping rule built in Settings (another condition row, an empty price shown in place)');
+
+    // Opened again: the values come back; a subtotal range in major units stays in them.
+    await page.getByRole('link', { name: 'Home delivery' }).click();
+    await page.getByRole('heading', { name: 'Shipping rule Home delivery' }).waitFor();
+    assert.equal(await page.getByLabel('Carrier and product').inputValue(), `${carrierId}|standard`);
+    assert.equal(await page.getByLabel('Ships from').inputValue(), senderId);
+    for (const [n, when, from, to, price] of [[1, 'weight', '0', '5', '49'], [2, 'flatRate', '', '', '79'], [3, '', '', '', '']]) {
+      assert.equal(await condition(n).getByLabel('When').inputValue(), when, `condition ${n}: type`);
+      assert.equal(await condition(n).getByLabel('From', { exact: true }).inputValue(), from, `condition ${n}: from`);
+      assert.equal(await condition(n).getByLabel('To', { exact: true }).inputValue(), to, `condition ${n}: to`);
+      assert.equal(await condition(n).getByLabel('Price', { exact: true }).inputValue(), price, `condition ${n}: price`);
+    }
+    await condition(3).getByLabel('When').selectOption({ label: 'Subtotal between' });
+    await condition(3).getByLabel('From', { exact: true }).fill('500');
+    await condition(3).getByLabel('Price', { exact: true }).fill('0');
+    await condition(3).getByLabel('Currency').fill('DKK');
+    await page.getByRole('button', { name: 'Save the rule' }).click();
+    await seeText(page, /The shipping rule Home delivery is saved\./);
+    const rules = await api('GET', '/shipping-rules');
+    const rule = rules.data.find((r) => r.name === 'Home delivery');
+    assert.equal(rule.conditions.length, 3);
+    assert.equal(rule.conditions[2].type, 'priceRange');
+    assert.equal(rule.conditions[2].min, 50000, 'the API holds the subtotal in cents');
+    await page.getByRole('link', { name: 'Home delivery' }).click();
+    await page.getByRole('heading', { name: 'Shipping rule Home delivery' }).waitFor();
+    assert.equal(await condition(3).getByLabel('When').inputValue(), 'priceRange');
+    assert.equal(await condition(3).getByLabel('From', { exact: true }).inputValue(), '500', 'the subtotal shows in major units');
+    assert.equal(await condition(1).getByLabel('Price', { exact: true }).inputValue(), '49');
+    assert.equal(await condition(2).getByLabel('Price', { exact: true }).inputValue(), '79');
+    ok('the rule opened again shows its values (a subtotal from 500 as 500)');
+
+    // New shipment with the rates the rules give, in two parcels.
+    await page.goto(`${BASE_URL}${app('shipments/new')}`);
+    await page.getByLabel('Reference').fill('RATE-1');
+    await fillReceiver(page, 'Isak Dinesen');
+    await page.getByRole('button', { name: 'Add another parcel' }).click();
+    await page.getByLabel('Parcel 2, weight (kg)').waitFor();
+    assert.equal(await page.getByLabel(/^Parcel \d+, weight/).count(), 2, '"Add another parcel" adds one row');
+    assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'Isak Dinesen', 'the receiver is kept');
+    assert.equal(await page.getByLabel('Parcel 1, weight (kg)').inputValue(), '1');
+    await page.getByLabel('Parcel 2, weight (kg)').fill('2');
+    await page.getByRole('button', { name: 'Get rates' }).click();
+    const rate = page.getByRole('radio', { name: 'Home delivery (Sandbox parcels): 49.00 DKK' });
+    await rate.waitFor();
+    assert.equal(await page.getByRole('radio', { name: 'Home delivery (Sandbox parcels): 79.00 DKK' }).count(), 1, 'the flat rate is offered too');
+    assert.equal(await page.getByRole('radio', { name: /: 0\.00 DKK$/ }).count(), 0, 'the subtotal range does not hold for an empty basket');
+    assert.equal(await page.getByLabel('Parcel 2, weight (kg)').inputValue(), '2', 'the parcels are kept');
+    await rate.check();
+    await look(page, 'shipment-new-rates');
+    await page.getByRole('button', { name: 'Make the shipment' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith(app('shipments/shp_')));
+    await seeText(page, /Shipment RATE-1.*Shipment made with the rate's rule applied\./);
+    assert.match(await textOf(page), /Isak Dinesen/);
+    assert.equal(await page.locator('section', { has: page.getByRole('heading', { name: 'Parcels' }) }).locator('ol > li').count(), 2, 'two parcels');
+    const rated = await api('GET', `/shipments/${pathOf(page.url()).split('/').pop()}`);
+    assert.equal(rated.parcels.length, 2);
+    assert.equal(rated.carrierSettings.carrierId, carrierId);
+    ok('a shipment made from a rate the rules give, in two parcels');
+
+    // Search: by receiver, by tracking number; the carrier filter.
+    const freight = await api('POST', '/carriers', { name: 'Nordic freight', carrierSlug: 'sandbox', config: {}, senderAddressId: senderId });
+    await api('POST', '/shipments', {
+      reference: 'FREIGHT-1', senderAddressId: senderId, type: 'outbound',
+      parties: [{ type: 'receiver', name: 'Tove Ditlevsen', address1: 'Istedgade 40', postalCode: '1650', city: 'København V', countryCode: 'DK' }],
+      carrierSettings: { carrierId: freight.id, productId: 'express' }, parcels: [{ weight: 12 }],
+    });
+    const listed = async () => page.$$eval('#bulk tbody tr td:nth-child(2)', (cells) => cells.map((c) => c.textContent.trim()));
+    await page.getByRole('link', { name: 'Shipments', exact: true }).click();
+    await page.getByLabel('Search').fill('Dinesen');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'Dinesen');
+    assert.deepEqual(await listed(), ['RATE-1'], 'a receiver\'s name finds their shipment only');
+    await look(page, 'shipments-searched');
+    const webId = (await api('GET', '/shipments?limit=100')).data.find((x) => x.reference === 'WEB-1001').id;
+    const booked = await api('GET', `/shipments/${webId}`);
+    const tracking = booked.parcels.map((x) => x.trackingNumber).find(Boolean) || booked.tracking?.number;
+    assert.ok(tracking, `WEB-1001 has a tracking number: ${JSON.stringify(booked).slice(0, 300)}`);
+    await page.getByLabel('Search').fill(tracking);
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === tracking);
+    assert.deepEqual(await listed(), ['WEB-1001'], 'a tracking number finds its shipment only');
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Carrier').selectOption({ label: 'Nordic freight' });
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL((url) => url.searchParams.get('carrier') === freight.id);
+    assert.deepEqual(await listed(), ['FREIGHT-1'], 'the carrier filter lists that carrier\'s shipments only');
+    await page.getByLabel('Carrier').selectOption({ label: 'Sandbox parcels' });
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL((url) => url.searchParams.get('carrier') === carrierId);
+    const others = await listed();
+    assert.ok(others.includes('RATE-1') && !others.includes('FREIGHT-1'), `the other carrier's list: ${others}`);
+    ok('the shipments list searched by receiver and tracking number, and filtered by carrier');
+
+    // Split: one of a parcel's two order lines moves to a new shipment.
+    const whole = await api('POST', '/shipments', {
+      reference: 'SPLIT-1', senderAddressId: senderId, type: 'outbound',
+      parties: [{ type: 'receiver', name: 'Tove Ditlevsen', address1: 'Istedgade 40', postalCode: '1650', city: 'København V', countryCode: 'DK' }],
+      carrierSettings: { carrierId, productId: 'standard' },
+      parcels: [{ weight: 2, orderLines: [{ sku: 'MUG-1', description: 'Mug', quantity: 2 }, { sku: 'TEE-1', description: 'T-shirt', quantity: 1 }] }],
+    });
+    await page.goto(`${BASE_URL}${app(`shipments/${whole.id}`)}`);
+    const split = page.getByRole('group', { name: 'Split parcel 1 off' });
+    await split.waitFor();
+    await look(page, 'shipment-split');
+    await split.getByRole('checkbox', { name: '1 × TEE-1 (T-shirt)' }).check();
+    await split.getByLabel("New shipment's reference").fill('SPLIT-1B');
+    await split.getByRole('button', { name: 'Split into a new shipment' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith(app('shipments/shp_')) && !url.pathname.endsWith(whole.id));
+    await seeText(page, /Shipment SPLIT-1B.*Split off: this is the new shipment\./);
+    assert.match(await textOf(page), /1 × TEE-1/);
+    assert.doesNotMatch(await textOf(page), /MUG-1/);
+    const left = await api('GET', `/shipments/${whole.id}`);
+    assert.deepEqual(left.parcels.flatMap((x) => x.orderLines.map((l) => l.sku)), ['MUG-1'], 'the mugs stay behind');
+    ok('a parcel\'s order line split off into a new shipment');
+
+    // Settings → Printers: a test page on the loopback printer.
+    const jobsBefore = printer.jobs.length;
+    await page.goto(`${BASE_URL}${app('settings/printers')}`);
+    await page.getByRole('button', { name: 'Print a test page on Packing desk' }).click();
+    await seeText(page, /A test page is queued \(job [^)]+\); it shows in the printer's jobs below\./);
+    await waitFor('the test page at the raw printer', () => printer.jobs.length === jobsBefore + 1);
+    assert.equal(printer.jobs.at(-1).subarray(0, 5).toString(), '%PDF-', 'the test page is a PDF');
+    const testRow = page.locator('tbody tr')
+      .filter({ has: page.locator('td', { hasText: /^Test page$/ }) })
+      .filter({ has: page.locator('td', { hasText: /^printed$/ }) });
+    await reloadUntil(page, 'the test page listed as printed', async () => (await testRow.count()) === 1);
+    await look(page, 'settings-printers-test');
+    ok('a test page printed on the printer from Settings → Printers');
+
+    // Settings → Webhooks: a webhook to a local receiver, a test event, a failed delivery replayed.
+    const hookUrl = `http://127.0.0.1:${hooks.port}/shipbase`;
+    await page.goto(`${BASE_URL}${app('settings/webhooks')}`);
+    await page.getByLabel('Name', { exact: true }).fill('Warehouse system');
+    await page.getByLabel(/^URL/).fill(hookUrl);
+    await page.getByLabel(/^Events/).fill('shipment.created');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await seeText(page, /The signing secret \(shown only now\):/);
+    const secret = (await page.locator('section.notice code').textContent()).trim();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]+=*$/, 'the signing secret is shown');
+    await look(page, 'settings-webhooks-secret');
+    // (The secret is the answer to the POST; opened again, the page lists the webhook without it.)
+    await page.goto(`${BASE_URL}${app('settings/webhooks')}`);
+    assert.match(await textOf(page), /Deliveries to http:\/\/127\.0\.0\.1/, 'the webhook is listed');
+    assert.doesNotMatch(await textOf(page), /whsec_/, 'the secret is shown only once');
+    await page.getByRole('button', { name: `Send a test event to ${hookUrl}` }).click();
+    await seeText(page, /The test event was delivered\./);
+    assert.equal(hooks.hits.length, 1);
+    assert.equal(hooks.hits[0].event.type, 'webhook.test');
+    assert.ok(signedWith(hooks.hits[0], secret), 'the test event is signed with the secret shown');
+    assert.match(await textOf(page), /webhook\.test/, 'the test delivery is in the log');
+    ok('a webhook added (its secret shown once) and a test event delivered');
+
+    hooks.state.failures = 1;
+    await api('POST', '/shipments', {
+      reference: 'HOOK-1', senderAddressId: senderId, type: 'outbound',
+      parties: [{ type: 'receiver', name: 'Tove Ditlevsen', address1: 'Istedgade 40', postalCode: '1650', city: 'København V', countryCode: 'DK' }],
+      carrierSettings: { carrierId, productId: 'standard' }, parcels: [{ weight: 1 }],
+    });
+    const created = () => hooks.hits.filter((h) => h.event.type === 'shipment.created');
+    await waitFor('the event refused once, then delivered', () => created().length >= 2);
+    const [refusedOnce, deliveredAfter] = created();
+    assert.equal(refusedOnce.status, 500);
+    assert.equal(deliveredAfter.status, 200);
+    const eventId = refusedOnce.headers['webhook-id'];
+    assert.equal(deliveredAfter.headers['webhook-id'], eventId, 'a retry carries the same webhook-id');
+    assert.equal(refusedOnce.event.data.reference, 'HOOK-1');
+    const failedRow = page.locator('tr')
+      .filter({ has: page.locator('td', { hasText: /^500$/ }) })
+      .filter({ has: page.locator('td', { hasText: /^shipment\.created$/ }) });
+    await reloadUntil(page, 'both attempts in the delivery log', async (p) => (await failedRow.count()) === 1
+      && (await p.locator('tr').filter({ has: p.locator('td', { hasText: /^200$/ }) })
+        .filter({ has: p.locator('td', { hasText: /^shipment\.created$/ }) }).count()) === 1);
+    await look(page, 'settings-webhooks-deliveries');
+    await failedRow.getByRole('button', { name: /^Replay shipment\.created \(attempt \d+ at / }).click();
+    await seeText(page, new RegExp(`The shipment\\.created event ${eventId} is queued to be sent again`));
+    await waitFor('the replayed event', () => created().length === 3);
+    const replayed = created()[2];
+    assert.equal(replayed.headers['webhook-id'], eventId, 'the replay carries the same webhook-id');
+    assert.equal(replayed.status, 200);
+    assert.ok(signedWith(replayed, secret), 'the replay is signed');
+    ok('a delivery that failed (500) replayed from the log, with the same webhook-id');
+
+    // Settings → Branding: name, colour and an uploaded logo.
+    const logoFile = path.join(scratch, 'logo.png');
+    writeFileSync(logoFile, logoPng());
+    await page.goto(`${BASE_URL}${app('settings/branding')}`);
+    await page.getByLabel('Name customers see').fill('Wares & Co. Shop');
+    await page.getByLabel('Colour').fill('#0a7d5a');
+    await page.getByLabel(/^Logo/).setInputFiles(logoFile);
+    await page.getByRole('button', { name: 'Save the branding' }).click();
+    await seeText(page, /The branding is saved\./);
+    const logo = page.getByRole('img', { name: 'The logo of Wares & Co. Shop' });
+    await logo.waitFor();
+    await page.waitForFunction(() => { const i = document.querySelector('img.logo'); return i && i.complete && i.naturalWidth > 0; });
+    assert.equal(await logo.evaluate((i) => i.naturalWidth), 96, 'the logo uploaded is the one shown');
+    assert.equal(await page.getByLabel('Colour').inputValue(), '#0a7d5a');
+    assert.match(await textOf(page), /Colour #0a7d5a/);
+    await look(page, 'settings-branding-saved');
+    ok('the branding changed: name, colour and an uploaded logo');
+
     // A member: the day's pages, but not the API tokens.
     const memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const member = await signIn(memberContext, env('MEMBER_EMAIL'), env('MEMBER_PASSWORD'));
@@ -293,9 +650,31 @@ async function main() {
     await look(member, 'member-403');
     ok('a member is refused Settings → API tokens, naming the role needed');
 
+    // An admin adds a member under Settings → Members.
+    const adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    adminContext.setDefaultTimeout(15_000);
+    const admin = await signIn(adminContext, env('ADMIN_EMAIL'), env('ADMIN_PASSWORD'));
+    admin.on('console', (msg) => { if (msg.type() === 'error') errors.push(`${admin.url()}: ${msg.text()}`); });
+    await admin.getByRole('link', { name: 'Settings' }).click();
+    await admin.getByRole('link', { name: 'Members' }).click();
+    await admin.waitForURL((url) => url.pathname === app('settings/members'));
+    const addForm = admin.locator('form', { has: admin.getByRole('heading', { name: 'Add', exact: true }) });
+    await addForm.getByLabel('E-mail').fill('nina@wares.test');
+    await addForm.getByLabel('Name', { exact: true }).fill('Nina Nilsson');
+    await addForm.getByLabel('Role').selectOption({ label: 'Member' });
+    await addForm.getByRole('button', { name: 'Add', exact: true }).click();
+    await seeText(admin, /Added\./);
+    const newRow = admin.locator('tbody tr', { hasText: 'nina@wares.test' });
+    assert.equal(await newRow.count(), 1, 'the new member is listed');
+    assert.deepEqual(await newRow.locator('td').allTextContents(), ['Nina Nilsson', 'nina@wares.test', 'member', '—']);
+    await look(admin, 'settings-members-admin');
+    ok('an admin adds a member under Settings → Members');
+
     assert.deepEqual(errors, [], 'no console errors');
   } finally {
     printer.server.close();
+    hooks.server.close();
+    rmSync(scratch, { recursive: true, force: true });
     await browser.close();
   }
 }

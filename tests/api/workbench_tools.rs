@@ -117,13 +117,15 @@ async fn an_owner_prints_a_test_page_and_replays_a_delivery_from_settings() {
     assert_html_page(&page, &path);
     let replays = labelled(&page, "Replay ");
     assert_eq!(replays.len(), 8, "none for the test delivery: {replays:?}");
-    assert_eq!(
-        replays[0],
+    assert_eq!(replays[0], {
+        // Times read as "2026-11-26 16:15 UTC" on the pages.
+        let at = log[0]["createdAt"].as_str().unwrap();
         format!(
-            "Replay order.created (attempt 8 at {})",
-            log[0]["createdAt"].as_str().unwrap()
+            "Replay order.created (attempt 8 at {} {} UTC)",
+            &at[..10],
+            &at[11..16]
         )
-    );
+    });
     let pressed = browser
         .post(
             &path,
@@ -220,4 +222,39 @@ async fn a_member_sees_neither_button_and_cannot_press_them() {
     let hooks = member.get(&app_path(&shop.org, "settings/webhooks")).await;
     assert_eq!(hooks.status, 403, "{}", hooks.text());
     assert!(!hooks.text().contains("Replay"));
+}
+
+#[tokio::test]
+async fn an_admin_is_not_offered_what_only_an_owner_may_do_to_members() {
+    let shop = Shop::new().await;
+    let members = shop
+        .app
+        .get(&format!("/orgs/{}/members", shop.org.id), &shop.org.token)
+        .await
+        .expect(200);
+    let owner_id = members["data"]
+        .as_array()
+        .and_then(|d| d.iter().find(|m| m["role"] == "owner"))
+        .and_then(|m| m["userId"].as_str().or(m["id"].as_str()))
+        .unwrap_or_else(|| panic!("no owner in {members}"))
+        .to_string();
+    let mut admin = person(&shop, "admin").await;
+    let page = admin.get(&app_path(&shop.org, "settings/members")).await;
+    assert_html_page(&page, "an admin's members page");
+    assert!(
+        !page.html.contains(&format!("value=\"{owner_id}\"")),
+        "the owner can be changed: {}",
+        page.html
+    );
+    assert!(!page.options("role").is_empty());
+    assert!(
+        !page.html.contains("value=\"owner\""),
+        "owner is offered: {}",
+        page.html
+    );
+
+    // The owner is offered all three roles.
+    let mut browser = owner(&shop).await;
+    let page = browser.get(&app_path(&shop.org, "settings/members")).await;
+    assert!(page.options("role").contains(&"owner".to_string()));
 }

@@ -59,7 +59,11 @@ pub(super) async fn options(
             ("ipp", "IPP (ipp://, ipps://)"),
         ]),
         "format" => fixed(&[("pdf", "PDF"), ("zpl", "ZPL (thermal label printers)")]),
-        "role" => fixed(&[("member", "Member"), ("admin", "Admin"), ("owner", "Owner")]),
+        // Only an owner makes owners (§19).
+        "role" if desk.membership.role == "owner" => {
+            fixed(&[("member", "Member"), ("admin", "Admin"), ("owner", "Owner")])
+        }
+        "role" => fixed(&[("member", "Member"), ("admin", "Admin")]),
         "type" => fixed(&[
             ("manual", "Manual (orders made in Shipbase or over the API)"),
             ("shopify", "Shopify"),

@@ -118,13 +118,23 @@ pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> 
                 }));
             }
             "members" => {
+                // Only an owner changes or removes an owner, or makes one (§19): the others are
+                // not offered what they would be refused.
+                let owner = desk.membership.role == "owner";
+                if item["role"] == "owner" && !owner {
+                    continue;
+                }
+                let roles: &[&str] = if owner {
+                    &["member", "admin", "owner"]
+                } else {
+                    &["member", "admin"]
+                };
                 extras.push(json!({
                     "title": format!("{} ({})", cell(item.get("name")), cell(item.get("email"))),
                     "headings": [],
                     "rows": [],
-                    "role": {"id": id, "current": item["role"]},
-                    "buttons": [{"action": "member_remove", "id": id, "label": "Remove from the organization",
-                                 "aria": format!("Remove {} from the organization", cell(item.get("name")))}],
+                    "role": {"id": id, "current": item["role"], "choices": roles},
+                    "buttons": [{"action": "member_remove", "id": id, "label": "Remove from the organization"}],
                 }));
             }
             _ => {}
@@ -133,11 +143,22 @@ pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> 
     Ok(extras)
 }
 
-/// A cell's text: strings as they are, lists joined, absent as a dash.
+/// A cell's text: strings as they are (a time as "2026-11-26 16:01 UTC"), lists joined,
+/// absent as a dash.
 pub(super) fn cell(value: Option<&Value>) -> String {
     match value {
         None | Some(Value::Null) => "—".into(),
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => match crate::model::time::parse(s) {
+            Some(at) => format!(
+                "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+                at.year(),
+                u8::from(at.month()),
+                at.day(),
+                at.hour(),
+                at.minute()
+            ),
+            None => s.clone(),
+        },
         Some(Value::Bool(b)) => if *b { "yes" } else { "no" }.into(),
         Some(Value::Array(items)) => items
             .iter()
@@ -145,5 +166,25 @@ pub(super) fn cell(value: Option<&Value>) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         Some(other) => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_read_as_people_read_them() {
+        assert_eq!(
+            cell(Some(&json!("2026-11-26T16:01:18.197Z"))),
+            "2026-11-26 16:01 UTC"
+        );
+        assert_eq!(cell(Some(&json!("shp_01M8C7"))), "shp_01M8C7");
+        assert_eq!(
+            cell(Some(&json!(["read:all", "write:shipments"]))),
+            "read:all, write:shipments"
+        );
+        assert_eq!(cell(Some(&json!(true))), "yes");
+        assert_eq!(cell(None), "—");
     }
 }

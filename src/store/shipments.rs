@@ -88,8 +88,6 @@ pub fn list(
     filter: &Filter,
     page: PageQuery,
 ) -> Result<Paged<(ShipmentRecord, SenderAddress)>> {
-    let mut clauses: Vec<Cow<'static, str>> = vec!["s.org_id = ?".into()];
-    let mut args: Vec<&dyn Param> = vec![&org_id];
     let search = filter.search.as_deref().unwrap_or_default();
     let words = crate::model::shipment::search::words(search);
     let searched = if words.is_empty() {
@@ -111,6 +109,16 @@ pub fn list(
             },
         )
     };
+    // A search that names few shipments reads them by id (SQLite would rather walk the
+    // organization's index in order, unless the organization's column is kept from it).
+    let by_id = matches!(searched, Some(shipment_terms::SearchArgs::Ids(_)));
+    let org_clause = if by_id {
+        db.conn.pick("+s.org_id = ?", "s.org_id = ?")
+    } else {
+        "s.org_id = ?"
+    };
+    let mut clauses: Vec<Cow<'static, str>> = vec![org_clause.into()];
+    let mut args: Vec<&dyn Param> = vec![&org_id];
     match &searched {
         Some(shipment_terms::SearchArgs::Ids(ids)) => {
             clauses.push(
@@ -129,8 +137,9 @@ pub fn list(
             for (i, (from, to)) in ranges.iter().enumerate() {
                 any.push_str(if i == 0 { " OR (" } else { " AND " });
                 any.push_str(
-                    "s.id IN (SELECT t.shipment_id FROM shipment_terms t WHERE t.org_id = s.org_id AND t.term >= ? AND t.term < ?)",
+                    "s.id IN (SELECT t.shipment_id FROM shipment_terms t WHERE t.org_id = ? AND t.term >= ? AND t.term < ?)",
                 );
+                args.push(&org_id);
                 args.push(from);
                 args.push(to);
             }
@@ -139,16 +148,9 @@ pub fn list(
         }
         None => {}
     }
-    let carrier_term = filter
-        .carrier_id
-        .as_deref()
-        .map(crate::model::shipment::search::carrier_term);
-    if let Some(term) = &carrier_term {
-        clauses.push(
-            "s.id IN (SELECT t.shipment_id FROM shipment_terms t WHERE t.org_id = s.org_id AND t.term = ?)"
-                .into(),
-        );
-        args.push(term);
+    if let Some(carrier_id) = &filter.carrier_id {
+        clauses.push("s.carrier_id = ?".into());
+        args.push(carrier_id);
     }
     let conditions: [(Option<&dyn Param>, &str); 5] = [
         (
@@ -179,7 +181,18 @@ pub fn list(
         }
     }
     let filter_sql = clauses.join(" AND ");
-    let total: i64 = if filter.counted() {
+    let only_searched = Filter {
+        search: None,
+        ..filter.clone()
+    }
+    .counted()
+        && filter.status.is_none();
+    let total: i64 = if let (Some(shipment_terms::SearchArgs::Words(ranges, whole)), true) =
+        (&searched, only_searched && words.len() == 1)
+    {
+        // One broad word and nothing else: counted from the terms' index alone.
+        shipment_terms::broad_total(db, org_id, whole, &ranges[0])?
+    } else if filter.counted() {
         // The organization (and status) alone: the counts the triggers keep (V9).
         db.conn
             .prepare_cached(
@@ -215,8 +228,9 @@ pub fn list(
 pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
     tx.conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
-                                shipping_rule_id, return_of, body, created_at, updated_at, split_from, splits_made, searchable)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1)",
+                                shipping_rule_id, return_of, body, created_at, updated_at, split_from, splits_made, searchable,
+                                carrier_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1, ?16)",
     )?
     .execute(params![
         s.id,
@@ -233,7 +247,8 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
         s.created_at,
         s.updated_at,
         s.split_from,
-        s.splits_made
+        s.splits_made,
+        s.body.carrier_settings.carrier_id
     ])?;
     shipment_terms::index(tx, s)
 }
@@ -243,7 +258,7 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
     let n = tx.conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
-                body = ?8, updated_at = ?9, splits_made = ?10, searchable = 1
+                body = ?8, updated_at = ?9, splits_made = ?10, searchable = 1, carrier_id = ?11
              WHERE org_id = ?1 AND id = ?2",
         )?
         .execute(params![
@@ -256,7 +271,8 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
             s.shipping_rule_id,
             to_json(&s.body)?,
             s.updated_at,
-            s.splits_made
+            s.splits_made,
+            s.body.carrier_settings.carrier_id
         ])?;
     one_row(n, "shipments")?;
     shipment_terms::index(tx, s)

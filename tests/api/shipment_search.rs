@@ -118,11 +118,16 @@ async fn shipments_stored_before_search_are_indexed_in_the_background() {
     // As a database upgraded to search has it: not yet searchable, no terms.
     app.db_execute("DELETE FROM shipment_terms WHERE shipment_id = ?1", &[&id]);
     assert_eq!(
-        app.db_execute("UPDATE shipments SET searchable = 0 WHERE id = ?1", &[&id]),
+        app.db_execute(
+            "UPDATE shipments SET searchable = 0, carrier_id = NULL WHERE id = ?1",
+            &[&id]
+        ),
         1
     );
+    let by_carrier = format!("/orgs/{}/shipments?carrierId={}", org.id, id_of(&carrier));
     let path = format!("/orgs/{}/shipments?search=olga", org.id);
     assert!(page_ids(&app.get(&path, &org.token).await.expect(200)).is_empty());
+    assert!(page_ids(&app.get(&by_carrier, &org.token).await.expect(200)).is_empty());
     // The worker indexes what it finds unsearchable when it starts (as after an upgrade), then
     // stops looking once a batch comes back short.
     let app = app.restart_with("").await;
@@ -138,6 +143,10 @@ async fn shipments_stored_before_search_are_indexed_in_the_background() {
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
+    assert_eq!(
+        page_ids(&app.get(&by_carrier, &org.token).await.expect(200)),
+        [id.as_str()]
+    );
     assert_eq!(
         app.db_text(
             "SELECT CAST(searchable AS TEXT) FROM shipments WHERE id = ?1",

@@ -5,11 +5,6 @@ use std::collections::BTreeSet;
 
 use super::ShipmentBody;
 
-/// The term that names a shipment's carrier (matched exactly, never by a searcher's words).
-pub fn carrier_term(carrier_id: &str) -> String {
-    format!("carrier:{carrier_id}")
-}
-
 /// The words of a search, as terms are written: lowercased, split at spaces; at most 5, each
 /// at most 100 characters.
 pub fn words(search: &str) -> Vec<String> {
@@ -22,7 +17,7 @@ pub fn words(search: &str) -> Vec<String> {
 
 impl ShipmentBody {
     /// The terms this body is found by: the receiver's name words, e-mail and postal code, each
-    /// tracking number (lowercased, matched by prefix), and its carrier's term.
+    /// tracking number (lowercased, matched by prefix).
     pub fn search_terms(&self) -> BTreeSet<String> {
         let mut terms = BTreeSet::new();
         for party in self.parties.iter().filter(|p| p.kind == "receiver") {
@@ -37,9 +32,6 @@ impl ShipmentBody {
             .chain(self.tracking.as_ref().and_then(|t| t.number.as_deref()));
         for number in numbers {
             terms.extend(words(number));
-        }
-        if !self.carrier_settings.carrier_id.is_empty() {
-            terms.insert(carrier_term(&self.carrier_settings.carrier_id));
         }
         terms.retain(|t| !t.is_empty());
         terms

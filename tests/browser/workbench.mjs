@@ -1,7 +1,8 @@
 // Real-browser test of the workbench at /app (DESIGN §20). An owner sets up a sender address, a
 // carrier and a printer through the Settings forms, makes a shipment with the New shipment form
 // and books it, sees it on the list (and one made over the API appear without a reload), books
-// ten at once and downloads their labels as one PDF, ships an order from the inbox, books one by
+// ten at once and downloads their labels as one PDF; a member, at their own station, ships,
+// books and prints an order from the inbox (the label arrives at a loopback raw printer); one is booked by
 // scanning its reference. Then the owner builds a shipping rule (Settings → Shipping rules → New
 // shipping rule: a weight row and a flat-rate row, "Add another condition", a price left empty
 // shown in place, the rule opened again with its values, a subtotal range in major units),
@@ -285,7 +286,13 @@ async function main() {
     await look(page, 'shipment-pending');
     await page.getByRole('button', { name: 'Book' }).click();
     assert.match(await textOf(page), /Booked: the labels are ready\./);
-    assert.match(await textOf(page), /Label \(pdf/);
+    assert.match(await textOf(page), /Label 1 \(pdf/);
+    // The label's preview, a picture of its first page, loads.
+    await page.getByRole('img', { name: 'Preview of the label 1' }).waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('img.preview');
+      return img && img.complete && img.naturalWidth === 600;
+    });
     await look(page, 'shipment-booked');
     ok('a shipment made with the form and booked');
 
@@ -355,18 +362,28 @@ async function main() {
     assert.match(await textOf(page), /This browser prints on that printer/);
     ok('the station printer chosen');
 
-    await page.getByRole('link', { name: 'Orders' }).click();
-    assert.match(await textOf(page), /SO-7001/);
-    await look(page, 'orders');
-    await page.getByRole('link', { name: 'SO-7001' }).click();
-    await look(page, 'order');
-    await page.getByRole('button', { name: 'Make the shipment and book it' }).click();
-    assert.match(await textOf(page), /Shipment made and booked\. 1 label sent to this station's printer\./);
-    await waitFor('the label at the raw printer', () => printer.jobs.length === 1);
-    assert.ok(printer.jobs[0].subarray(0, 5).toString() === '%PDF-', 'the printer got a PDF label');
-    const shipped = await api('GET', `/orders/${order.id}`);
-    assert.equal(shipped.shipments.length, 1, 'the order has its shipment');
-    ok('an order shipped and booked from the inbox');
+    // A member at the packing bench: their own browser, their own station printer, the order
+    // shipped, booked and printed from the inbox.
+    {
+      const benchContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const bench = await signIn(benchContext, env('MEMBER_EMAIL'), env('MEMBER_PASSWORD'));
+      await bench.goto(`${BASE_URL}${app('scan')}`);
+      await bench.getByLabel('Labels booked here print on').selectOption({ label: 'Packing desk (pdf)' });
+      await bench.getByRole('button', { name: 'Use at this station' }).click();
+      await bench.getByRole('link', { name: 'Orders' }).click();
+      assert.match(await textOf(bench), /SO-7001/);
+      await look(bench, 'orders');
+      await bench.getByRole('link', { name: 'SO-7001' }).click();
+      await look(bench, 'order');
+      await bench.getByRole('button', { name: 'Make the shipment and book it' }).click();
+      assert.match(await textOf(bench), /Shipment made and booked\. 1 label sent to this station's printer\./);
+      await waitFor('the label at the raw printer', () => printer.jobs.length === 1);
+      assert.ok(printer.jobs[0].subarray(0, 5).toString() === '%PDF-', 'the printer got a PDF label');
+      const shipped = await api('GET', `/orders/${order.id}`);
+      assert.equal(shipped.shipments.length, 1, 'the order has its shipment');
+      await benchContext.close();
+    }
+    ok('a member ships, books and prints an order from the inbox at their station');
 
     // Scan: a pending shipment's reference books it.
     const pending = await api('GET', '/shipments?status=processing');
@@ -391,7 +408,7 @@ async function main() {
     ok('scanning a reference books its shipment and prints its label');
 
     // The label opens in the browser, ready to print.
-    const label = page.getByRole('link', { name: /^Label \(pdf/ });
+    const label = page.getByRole('link', { name: /^Label 1 \(pdf/ });
     const href = await label.getAttribute('href');
     const file = await page.request.get(`${BASE_URL}${href}`);
     assert.equal(file.status(), 200);

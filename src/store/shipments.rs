@@ -258,7 +258,7 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
     let n = tx.conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
-                body = ?8, updated_at = ?9, splits_made = ?10, searchable = 1, carrier_id = ?11
+                body = ?8, updated_at = ?9, splits_made = ?10
              WHERE org_id = ?1 AND id = ?2",
         )?
         .execute(params![
@@ -271,10 +271,19 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
             s.shipping_rule_id,
             to_json(&s.body)?,
             s.updated_at,
-            s.splits_made,
-            s.body.carrier_settings.carrier_id
+            s.splits_made
         ])?;
     one_row(n, "shipments")?;
+    // Written only when they change: SQLite rewrites the index entries of every column an
+    // UPDATE sets, changed or not (`carrier_id` has an index, `searchable` a partial one).
+    tx.conn
+        .prepare_cached(tx.conn.pick(
+            "UPDATE shipments SET searchable = 1, carrier_id = ?2
+             WHERE id = ?1 AND (searchable = 0 OR carrier_id IS NOT ?2)",
+            "UPDATE shipments SET searchable = 1, carrier_id = ?2
+             WHERE id = ?1 AND (searchable = 0 OR carrier_id IS DISTINCT FROM ?2)",
+        ))?
+        .execute(params![s.id, s.body.carrier_settings.carrier_id])?;
     shipment_terms::index(tx, s)
 }
 

@@ -82,7 +82,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
     )
 }
 
-/// 201 with the created resource (DESIGN §16).
+/// 201 with the created resource.
 #[derive(poem_openapi::ApiResponse)]
 pub enum Created<T: poem_openapi::types::ToJSON> {
     /// Created.
@@ -111,7 +111,7 @@ impl<T: poem_openapi::types::ToJSON> Accepted<T> {
     }
 }
 
-/// The `{"message": …}` body of DELETE answers (SPEC row 20).
+/// The `{"message": …}` body of DELETE answers.
 #[derive(poem_openapi::Object)]
 pub struct Message {
     pub message: String,

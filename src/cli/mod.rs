@@ -32,7 +32,7 @@ pub struct Cli {
     /// Data directory holding shipbase.db (overrides storage.data_dir).
     #[arg(long, global = true, value_name = "DIR")]
     data_dir: Option<PathBuf>,
-    /// PostgreSQL URL, postgres://user:pass@host:port/db (overrides storage.url; DESIGN §18).
+    /// PostgreSQL URL, postgres://user:pass@host:port/db (overrides storage.url).
     #[arg(long, global = true, value_name = "URL")]
     database_url: Option<String>,
     #[command(subcommand)]

@@ -66,7 +66,7 @@ pub struct CarrierFieldOption {
     pub value: String,
 }
 
-/// A configuration field of a carrier type (SPEC §2 CarrierField).
+/// A configuration field of a carrier type.
 #[derive(Clone, Debug, PartialEq, Object)]
 pub struct CarrierField {
     pub name: String,
@@ -86,7 +86,7 @@ pub struct Offer {
     pub name: String,
 }
 
-/// A carrier type this server can book with (SPEC §2 AvailableCarrier).
+/// A carrier type this server can book with.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct AvailableCarrier {

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::model::role::Role;
 
-/// A person's membership of an organization (DESIGN §19).
+/// A person's membership of an organization.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct Member {

@@ -97,7 +97,7 @@ pub struct OrderRecord {
     pub updated_at: String,
 }
 
-/// A manual order (DESIGN §16: orderChannelId and the writable Order fields).
+/// A manual order: its channel (`orderChannelId`) and the writable fields of an order.
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
@@ -136,7 +136,7 @@ impl OrderIn {
     }
 }
 
-/// An order with its channel, its shipments and its rule (SPEC §2 Order).
+/// An order with its channel, its shipments and its rule.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct Order {
@@ -201,7 +201,7 @@ impl OrderBody {
     }
 }
 
-/// How the shipments of an order stand, for its status (DESIGN §8).
+/// How the shipments of an order stand, for its status.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ShipmentTally {
     /// Outbound shipments that are not cancelled.

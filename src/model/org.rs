@@ -47,8 +47,8 @@ pub struct Organization {
     pub updated_at: String,
 }
 
-/// Creates an organization and its first user, who becomes the owner (SPEC row 2; also
-/// `shipbase org create`).
+/// Creates an organization and its first user, who becomes the owner (as
+/// `shipbase org create` does).
 #[derive(Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]

@@ -28,7 +28,7 @@ pub struct PrinterIn {
     pub format: String,
 }
 
-/// A network printer (DESIGN §17).
+/// A network printer.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct Printer {

@@ -32,7 +32,7 @@ pub struct QuoteItemIn {
     pub variant_id: Option<String>,
 }
 
-/// A basket to price (SPEC row 10).
+/// A basket to price.
 #[derive(Deserialize, Object)]
 pub struct QuoteIn {
     pub destination: DestinationIn,
@@ -41,7 +41,7 @@ pub struct QuoteIn {
     pub currency: Option<String>,
 }
 
-/// One offer (SPEC §2 ShippingRate); `totalPrice` is in cents, as a string of digits.
+/// One offer; `totalPrice` is in cents, as a string of digits.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct ShippingRate {

@@ -112,7 +112,7 @@ pub struct Ref {
     pub name: String,
 }
 
-/// A shipping rule in its full form, with what it refers to (SPEC §2 ShippingRule).
+/// A shipping rule in its full form, with what it refers to.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct ShippingRule {
@@ -128,7 +128,7 @@ pub struct ShippingRule {
 
 crate::page_of!(ShippingRulePage, ShippingRule);
 
-/// The shipping rule applied to a shipment or an order (SPEC §2 ShippingRuleSummary).
+/// The shipping rule applied to a shipment or an order.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct ShippingRuleSummary {
@@ -220,7 +220,7 @@ impl ShippingRuleRecord {
     }
 }
 
-/// What a quote is asked for (DESIGN §11): weight in kg, subtotal in cents, number of items.
+/// What a quote is asked for: weight in kg, subtotal in cents, number of items.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Basket {
     pub kg: f64,

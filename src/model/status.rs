@@ -2,7 +2,7 @@
 //! machine as one table. Any move not in it, a move to the same status included, is refused.
 
 crate::string_enum! {
-    /// Where a shipment stands (SPEC §3).
+    /// Where a shipment stands.
     ShipmentStatus {
         Draft = "draft",
         Pending = "pending",
@@ -16,7 +16,7 @@ crate::string_enum! {
 }
 
 crate::string_enum! {
-    /// Where an order stands (SPEC §3); it follows the order's shipments (DESIGN §8).
+    /// Where an order stands; it follows the order's shipments.
     OrderStatus {
         Pending = "pending",
         Processing = "processing",
@@ -28,7 +28,7 @@ crate::string_enum! {
 }
 
 crate::string_enum! {
-    /// Where a parcel is on its way (DESIGN §7).
+    /// Where a parcel is on its way.
     TrackingStatus {
         Created = "created",
         AwaitingPickup = "awaiting_pickup",

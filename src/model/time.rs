@@ -43,7 +43,7 @@ impl Clock {
     }
 }
 
-/// Parses a duration such as `90s`, `15m`, `12h` or `30d` (DESIGN §16).
+/// Parses a duration such as `90s`, `15m`, `12h` or `30d`.
 pub fn parse_duration(text: &str) -> Option<Duration> {
     let text = text.trim();
     let unit = text.chars().last()?;

@@ -152,7 +152,7 @@ pub struct AddOn {
     pub total_price: f64,
 }
 
-/// The usage report (SPEC §2 Usage).
+/// The usage report.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct Usage {

@@ -18,13 +18,13 @@ pub struct UserRecord {
 }
 
 impl UserRecord {
-    /// `superAdmin` (SPEC §2 User): full rights inside the organizations the user owns.
+    /// `superAdmin`: full rights inside the organizations the user owns.
     pub fn is_owner(&self) -> bool {
         self.role.as_deref() == Some("owner")
     }
 }
 
-/// A user as the API shows it (SPEC §2 User): staff and role stay private, `superAdmin` says
+/// A user as the API shows it: staff and role stay private, `superAdmin` says
 /// whether the user owns the organization at hand.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]

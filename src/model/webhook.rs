@@ -32,7 +32,7 @@ fn yes() -> bool {
     true
 }
 
-/// A webhook to create (SPEC row 23), or the full replacement of one.
+/// A webhook to create, or the full replacement of one.
 #[derive(Clone, Debug, PartialEq, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]

@@ -114,7 +114,7 @@ impl ShipmentRecord {
     }
 }
 
-/// A shipment to create (SPEC row 12). Parcels and order lines without ids get new ones.
+/// A shipment to create. Parcels and order lines without ids get new ones.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]

@@ -81,7 +81,7 @@ pub struct ParcelOrderLine {
     pub vat_percent: Option<f64>,
     pub location: Option<String>,
     pub country_of_origin: Option<String>,
-    /// Spelled as SPEC §2 spells it.
+    /// The goods' tariff (HS) number; the field's name is spelled so for compatibility.
     pub tarrif_number: Option<String>,
 }
 
@@ -108,7 +108,7 @@ pub struct Parcel {
     #[serde(default)]
     #[oai(default)]
     pub order_lines: Vec<ParcelOrderLine>,
-    /// The carrier's tracking number of this parcel, set at booking (DESIGN §17); whatever a
+    /// The carrier's tracking number of this parcel, set at booking; whatever a
     /// client sends here is ignored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[oai(read_only)]

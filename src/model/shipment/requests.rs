@@ -47,7 +47,7 @@ pub struct BookIn {
 }
 
 /// Moves order lines (or, without `orderLineIds`, the whole parcel) into one new shipment
-/// (SPEC row 16).
+///.
 #[derive(Deserialize, Object, Default)]
 #[serde(rename_all = "camelCase", default)]
 #[oai(rename_all = "camelCase")]
@@ -81,7 +81,7 @@ pub struct BatchItemIn {
     pub reference: Option<String>,
 }
 
-/// Moves quantities of order lines into several new shipments, all or nothing (SPEC row 17).
+/// Moves quantities of order lines into several new shipments, all or nothing.
 #[derive(Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]

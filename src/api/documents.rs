@@ -1,4 +1,4 @@
-//! Batch printing: POST /orgs/{orgId}/documents/merge (DESIGN §17).
+//! Batch printing: POST /orgs/{orgId}/documents/merge.
 
 use poem::web::Data;
 use poem_openapi::{ApiResponse, OpenApi, param::Path, payload::Binary};
@@ -15,7 +15,12 @@ pub struct DocumentsApi;
 pub enum MergedPdf {
     /// One PDF with the documents, one per page, in the order of the shipments given.
     #[oai(status = 200, content_type = "application/pdf")]
-    Pdf(Binary<Vec<u8>>),
+    Pdf(
+        Binary<Vec<u8>>,
+        /// `inline; filename="documents-<date>.pdf"`: the name a browser saves it under.
+        #[oai(header = "Content-Disposition")]
+        String,
+    ),
 }
 
 #[OpenApi(tag = "ApiTags::Shipments")]
@@ -34,6 +39,10 @@ impl DocumentsApi {
         body: JsonBody<DocumentMergeIn>,
     ) -> ApiResult<MergedPdf> {
         let pdf = documents::merge(&ctx, &auth.0, &org_id, body.0).await?;
-        Ok(MergedPdf::Pdf(Binary(pdf)))
+        let day = ctx.now().chars().take(10).collect::<String>();
+        Ok(MergedPdf::Pdf(
+            Binary(pdf),
+            format!("inline; filename=\"documents-{day}.pdf\""),
+        ))
     }
 }

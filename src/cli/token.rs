@@ -83,6 +83,10 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             }
         }
         Command::List { org, json } => {
+            // An organization that is not there is an error, not an empty list.
+            crate::service::orgs::get(ctx, &admin, &org)
+                .await
+                .map_err(|e| super::describe_missing(e, &format!("organization {org}")))?;
             let mut tokens = Vec::new();
             for page in 1u32.. {
                 let params = PageParams {

@@ -155,6 +155,10 @@ async fn token_list_json_is_an_array_of_records_without_token_values() {
         assert_eq!(record["createdBy"]["email"], org.email.as_str());
     }
     assert_eq!(records[0]["tokenPrefix"], &third[..12], "newest first");
+
+    // An organization that is not there is an error, not an empty list.
+    let said = app.cli_fails(&["token", "list", "--org", "org_nope"], 1);
+    assert!(said.contains("organization org_nope not found"), "{said}");
 }
 
 #[tokio::test]

@@ -757,6 +757,13 @@ async fn merging_labels_gives_one_pdf_in_the_order_given_and_refuses_what_it_can
         header(response.headers(), "content-type"),
         "application/pdf"
     );
+    // It names its file: documents-<today>.pdf.
+    let disposition = header(response.headers(), "content-disposition");
+    assert!(
+        disposition.starts_with("inline; filename=\"documents-20")
+            && disposition.ends_with(".pdf\""),
+        "{disposition}"
+    );
     let bytes = response.bytes().await.expect("body");
     let pdf = lopdf::Document::load_mem(&bytes).expect("a readable PDF");
     assert_eq!(pdf.get_pages().len(), 3);

@@ -1,4 +1,4 @@
-//! Branding: GET and PUT /orgs/{orgId}/branding (DESIGN §21).
+//! Branding: GET and PUT /orgs/{orgId}/branding.
 
 use poem::web::Data;
 use poem_openapi::{OpenApi, param::Path, payload::Json};

@@ -1,4 +1,4 @@
-//! An organization's branding (DESIGN §21): reading it with its defaults, changing it, and its
+//! An organization's branding: reading it with its defaults, changing it, and its
 //! logo file for the pages that show it.
 
 use crate::{

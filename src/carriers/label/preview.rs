@@ -1,4 +1,4 @@
-//! A document's first page as a PNG picture (DESIGN §20: "label preview as an image"), drawn by
+//! A document's first page as a PNG picture (the workbench's label preview), drawn by
 //! hayro, a PDF rasterizer in Rust, so that the workbench shows a label without a PDF viewer.
 
 use hayro::{

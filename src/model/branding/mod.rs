@@ -1,4 +1,4 @@
-//! An organization's branding (DESIGN §21): the name, color and logo its customers see on the
+//! An organization's branding: the name, color and logo its customers see on the
 //! tracking page, in notification e-mails and on the returns portal.
 
 use poem_openapi::{

@@ -1,4 +1,4 @@
-//! What a shipment can be found by (DESIGN §20: search by receiver and tracking number, the
+//! What a shipment can be found by (search by receiver and tracking number, the
 //! carrier filter, scanning a tracking number): its search terms, and a search's words.
 
 use std::collections::BTreeSet;

@@ -183,13 +183,16 @@ pub(super) fn carrier_inputs(slug: &str) -> Vec<serde_json::Value> {
     inputs
 }
 
-/// The services of the carrier types `slugs` (each once, in order), a group per type:
-/// `{carrier, offers: [{id, name}]}`.
-pub(super) fn service_groups<'a>(
-    slugs: impl IntoIterator<Item = &'a str>,
-) -> Vec<serde_json::Value> {
+/// The services of the carrier types of `carriers` (a carrier list as the API answers it; each
+/// type once, in order), a group per type: `{carrier, offers: [{id, name}]}`.
+pub(super) fn service_groups(carriers: &serde_json::Value) -> Vec<serde_json::Value> {
     let mut seen = std::collections::BTreeSet::new();
     let mut groups = Vec::new();
+    let slugs = carriers["data"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["carrierSlug"].as_str());
     for slug in slugs {
         let Some(adapter) = crate::carriers::find(slug) else {
             continue;

@@ -24,10 +24,7 @@ use crate::{
         shipping_rule::{CONDITION_TYPES, OPERATORS, ShippingRuleIn},
         validate::Violations,
     },
-    service::{
-        Ctx, Input, PageParams, carriers, decode_value, operations as ops, printers,
-        sender_addresses, shipping_rules,
-    },
+    service::{Ctx, Input, PageParams, decode_value, operations as ops, printers, shipping_rules},
     web::page::{field, see_other, to_value},
 };
 
@@ -192,31 +189,17 @@ async fn submitted(req: &Request, ctx: &Ctx, org: &str, id: Option<&str>, body: 
 /// sender addresses, printers and the other rules.
 async fn choices(ctx: &Ctx, desk: &Desk, id: Option<&str>) -> Result<Value> {
     let (a, o, first) = (&desk.actor, desk.org_id.as_str(), PageParams::first(100));
-    let carriers = carriers::list(ctx, a, o, first.clone()).await?;
-    let mut products = Vec::new();
-    for carrier in &carriers.data {
-        let slug = carrier.carrier.fields.carrier_slug.as_str();
-        let Some(adapter) = crate::carriers::find(slug) else {
-            continue;
-        };
-        for offer in &adapter.info().products {
-            products.push(json!({
-                "value": format!("{}|{}", carrier.carrier.id, offer.id),
-                "label": format!("{} · {}", carrier.carrier.fields.name, offer.name),
-            }));
-        }
-    }
-    let services = super::form_inputs::service_groups(
-        carriers
-            .data
-            .iter()
-            .map(|c| c.carrier.fields.carrier_slug.as_str()),
-    );
-    let addresses: Vec<Value> = sender_addresses::list(ctx, a, o, first.clone())
-        .await?
-        .data
+    // The carriers' products and the sender addresses, as New shipment offers them.
+    let shared = super::orders::choices(ctx, desk).await?;
+    let services = super::form_inputs::service_groups(&shared["carriers"]);
+    let addresses: Vec<Value> = shared["senderAddresses"]["data"]
+        .as_array()
         .into_iter()
-        .map(|s| json!({"value": s.id, "label": format!("{}, {}", s.fields.name, s.fields.city)}))
+        .flatten()
+        .map(|s| {
+            json!({"value": s["id"], "label": format!("{}, {}",
+            s["name"].as_str().unwrap_or_default(), s["city"].as_str().unwrap_or_default())})
+        })
         .collect();
     // A member may build rules' shipments but not see printers: the choice is then left out.
     let printers: Vec<Value> = if desk.may(&ops::LIST_PRINTERS) {
@@ -239,7 +222,7 @@ async fn choices(ctx: &Ctx, desk: &Desk, id: Option<&str>) -> Result<Value> {
         .map(|r| json!({"value": r.rule.id, "label": r.rule.fields.name}))
         .collect();
     Ok(
-        json!({"products": products, "services": services, "addresses": addresses,
+        json!({"products": shared["products"], "services": services, "addresses": addresses,
               "printers": printers, "rules": rules}),
     )
 }

@@ -138,13 +138,7 @@ pub(super) async fn form(
         .collect();
     let products = choices["products"].clone();
     let general = errors.get("").cloned();
-    let services = super::form_inputs::service_groups(
-        choices["carriers"]["data"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|c| c["carrierSlug"].as_str()),
-    );
+    let services = super::form_inputs::service_groups(&choices["carriers"]);
     let lines: Vec<Value> = LINE_INPUTS
         .iter()
         .map(|(name, label)| json!({"name": name, "label": label}))

@@ -21,7 +21,7 @@ fi
 export SHIPBASE_LIMITS__RATE_PER_SECOND=0 SHIPBASE_LOG__LEVEL=warn
 source .ci/lib.sh
 "$bin" --data-dir "$work/data" org create --name Fuzz --slug fuzz --email fuzz@example.com \
-  --user-name "Fuzz Owner" --json > "$work/org.json"
+  --user-name "Fuzz Owner" --json --init > "$work/org.json"
 org=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["org"]["id"])' < "$work/org.json")
 token=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])' < "$work/org.json")
 server_start schemathesis.sh "$bin"

@@ -10,7 +10,7 @@ bin=$(realpath "${1:-target/release/shipbase}")
 count=${2:-1000000}
 source .ci/lib.sh
 "$bin" --data-dir "$work/data" org create --name Bench --slug bench --email bench@example.com \
-  --user-name Bench --json > "$work/org.json"
+  --user-name Bench --json --init > "$work/org.json"
 org=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["org"]["id"])' "$work/org.json")
 "$bin" --data-dir "$work/data" dev seed --org "$org" --shipments "$count"
 echo "bench-password-1" | "$bin" --data-dir "$work/data" user set-password --email bench@example.com --password-stdin

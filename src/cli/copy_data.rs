@@ -17,6 +17,13 @@ pub struct Args {
     from: Option<String>,
 }
 
+impl Args {
+    /// Whether the copy reads the SQLite file (and so needs it to be there).
+    pub fn reads_the_file(&self) -> bool {
+        self.to.is_some()
+    }
+}
+
 pub fn run(config: &Config, args: Args) -> Result<(), String> {
     let dir = &config.storage.data_dir;
     std::fs::create_dir_all(dir)

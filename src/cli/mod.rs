@@ -91,9 +91,18 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Serve(args) => serve::run(cli.config.as_deref(), overrides, args),
         Command::Config(cmd) => config_cmd::run(cli.config.as_deref(), &overrides, cmd),
         Command::Migrate => migrate::run(&load(cli.config.as_deref(), &overrides)?),
-        Command::CopyData(args) => copy_data::run(&load(cli.config.as_deref(), &overrides)?, args),
+        Command::CopyData(args) => {
+            let config = load(cli.config.as_deref(), &overrides)?;
+            if args.reads_the_file() {
+                existing_database(&config)?;
+            }
+            copy_data::run(&config, args)
+        }
         command => {
             let config = load(cli.config.as_deref(), &overrides)?;
+            if !matches!(command, Command::Org(ref cmd) if cmd.may_create_the_database()) {
+                existing_database(&config)?;
+            }
             block_on(async move {
                 let ctx = Ctx::open(config).map_err(describe)?;
                 match command {
@@ -111,6 +120,27 @@ fn run(cli: Cli) -> Result<(), String> {
             })
         }
     }
+}
+
+/// Refuses to go on when the SQLite file is not there: a command run from the wrong directory
+/// must not quietly create an empty installation beside the real one. Only `serve`, `migrate`,
+/// `copy-data --from` and `org create --init` create it.
+fn existing_database(config: &Config) -> Result<(), String> {
+    if config.database_url().is_some() {
+        return Ok(());
+    }
+    let path = config.database_path();
+    if path.exists() {
+        return Ok(());
+    }
+    let shown = std::path::absolute(&path).unwrap_or(path);
+    Err(format!(
+        "no database at {}: run the command where the server keeps its data, or point to it with \
+         --data-dir DIR or a configuration file (--config FILE or SHIPBASE_CONFIG); \
+         `shipbase serve` creates the database on first start, `shipbase org create --init` \
+         creates it without a server",
+        shown.display()
+    ))
 }
 
 /// The configuration every command reads (DESIGN §14).

@@ -43,7 +43,18 @@ pub enum Command {
         /// Print {"org", "user", "token"} as JSON.
         #[arg(long)]
         json: bool,
+        /// Create the database in the data directory when there is none yet (first use before
+        /// the server has ever started there).
+        #[arg(long)]
+        init: bool,
     },
+}
+
+impl Command {
+    /// Whether this command was told it may create a new database (`org create --init`).
+    pub fn may_create_the_database(&self) -> bool {
+        matches!(self, Command::Create { init: true, .. })
+    }
 }
 
 pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
@@ -67,6 +78,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             plan,
             attach_existing_user,
             json,
+            init: _,
         } => (
             name,
             slug,

@@ -643,3 +643,75 @@ async fn dev_seed_writes_counted_shipments_with_a_sandbox_pair_when_there_is_non
         1,
     );
 }
+
+/// Runs the binary with `args` against the data directory `dir`, no configuration file.
+fn shipbase_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_shipbase"))
+        .arg("--data-dir")
+        .arg(dir)
+        .args(args)
+        .env_remove("SHIPBASE_CONFIG")
+        .env_remove("SHIPBASE_STORAGE__URL")
+        .output()
+        .expect("run shipbase")
+}
+
+#[test]
+fn commands_on_a_directory_without_a_database_create_none_and_name_the_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("elsewhere");
+    let create = [
+        "org",
+        "create",
+        "--name",
+        "Acme",
+        "--slug",
+        "acme",
+        "--email",
+        "owner@acme.test",
+        "--user-name",
+        "Ada",
+        "--json",
+    ];
+    let cases: [&[&str]; 5] = [
+        &create,
+        &["token", "list", "--org", "org_x"],
+        &[
+            "user",
+            "set-password",
+            "--email",
+            "a@b.test",
+            "--password-stdin",
+        ],
+        &["backup", "copy.db"],
+        &["dev", "seed", "--org", "org_x", "--shipments", "1"],
+    ];
+    for args in cases {
+        let out = shipbase_in(&data, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_one_line(&stderr);
+        let path = std::path::absolute(data.join("shipbase.db")).expect("absolute");
+        assert!(
+            stderr.contains(&format!("no database at {}", path.display())),
+            "{stderr}"
+        );
+        assert!(stderr.contains("--data-dir"), "{stderr}");
+        assert!(stderr.contains("SHIPBASE_CONFIG"), "{stderr}");
+        assert!(!data.join("shipbase.db").exists(), "{args:?} created it");
+        assert!(!data.join("secret.key").exists(), "{args:?} made a key");
+    }
+
+    // Named explicitly, first use creates it; the next command finds it.
+    let mut first = create.to_vec();
+    first.push("--init");
+    let out = shipbase_in(&data, &first);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let created: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let org = created["org"]["id"].as_str().expect("org id");
+    assert!(data.join("shipbase.db").exists());
+    let listed = shipbase_in(&data, &["token", "list", "--org", org, "--json"]);
+    assert_eq!(listed.status.code(), Some(0), "{listed:?}");
+    let tokens: Value = serde_json::from_slice(&listed.stdout).expect("JSON");
+    assert_eq!(tokens.as_array().map(Vec::len), Some(1), "{tokens}");
+}

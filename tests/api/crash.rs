@@ -121,6 +121,7 @@ async fn every_acknowledged_write_survives_sigkill_and_the_database_stays_sound(
             "--user-name",
             "Crash",
             "--json",
+            "--init",
         ],
     );
     let token = created["token"].as_str().expect("token").to_string();

@@ -284,13 +284,31 @@ pub fn canonical_options(info: &CarrierInfo, config: &mut BTreeMap<String, Value
     }
 }
 
-/// Checks a carrier's `config` against the adapter's fields: every required key present and
-/// non-empty, every known key a string (select fields: one of the options).
+/// Checks a carrier's `config` against the adapter's fields: every key one of the fields (a
+/// typo is refused with the closest key, not stored and ignored), every required key present
+/// and non-empty, every known key a string (select fields: one of the options).
 pub fn validate_config(
     info: &CarrierInfo,
     config: &BTreeMap<String, Value>,
     errors: &mut Violations,
 ) {
+    for key in config.keys() {
+        if info.fields.iter().any(|f| f.key == key) {
+            continue;
+        }
+        let known = info.fields.iter().map(|f| f.key);
+        let message = match crate::model::spelling::suggestion(key, known) {
+            Some(close) => format!("unknown key; did you mean \"{close}\"?"),
+            None if info.fields.is_empty() => {
+                format!("unknown key; {} takes no settings", info.name)
+            }
+            None => {
+                let keys: Vec<_> = info.fields.iter().map(|f| f.key).collect();
+                format!("unknown key; {} takes {}", info.name, keys.join(", "))
+            }
+        };
+        errors.add(format!("config.{key}"), message);
+    }
     for field in &info.fields {
         let at = format!("config.{}", field.key);
         match config.get(field.key) {
@@ -376,12 +394,24 @@ mod tests {
         };
         let mut errors = Violations::new();
         let config: BTreeMap<String, Value> =
-            serde_json::from_str(r#"{"mode": "test", "extra": 1}"#).unwrap_or_default();
+            serde_json::from_str(r#"{"mode": "test", "extra": 1, "apiKye": "live"}"#)
+                .unwrap_or_default();
         validate_config(&info, &config, &mut errors);
         match errors.finish() {
             Err(crate::error::Error::Validation(e)) => {
-                let fields: Vec<_> = e.iter().map(|e| e.field.as_str()).collect();
-                assert_eq!(fields, ["config.apiKey", "config.mode"]);
+                let found: Vec<_> = e
+                    .iter()
+                    .map(|e| (e.field.as_str(), e.message.as_str()))
+                    .collect();
+                assert_eq!(
+                    found,
+                    [
+                        ("config.apiKye", "unknown key; did you mean \"apiKey\"?"),
+                        ("config.extra", "unknown key; Test takes apiKey, mode"),
+                        ("config.apiKey", "is required by Test"),
+                        ("config.mode", "must be one of live"),
+                    ]
+                );
             }
             other => panic!("{other:?}"),
         }

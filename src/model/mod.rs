@@ -50,6 +50,8 @@ pub mod sender_address;
 pub mod shipment;
 /// Shipping rules and their conditions.
 pub mod shipping_rule;
+/// Did-you-mean suggestions for names that are not known.
+pub mod spelling;
 /// Taking units out of a parcel: split and batch split math.
 pub mod split;
 /// Statuses of shipments, orders and tracking, and the shipment status machine.

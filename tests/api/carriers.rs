@@ -316,3 +316,79 @@ async fn available_carriers_are_a_plain_array_of_every_adapter() {
         "{sandbox}"
     );
 }
+
+#[tokio::test]
+async fn a_config_key_the_carrier_type_does_not_have_is_400_with_the_closest_key() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let address = app.create_sender_address(&org).await;
+    let path = format!("/orgs/{}/carriers", org.id);
+    let body = with(
+        carrier_body(&id_of(&address)),
+        "config",
+        json!({"lableSize": "100X150", "colour": "red", "labelFormat": "epl"}),
+    );
+    let problem = app.post(&path, &org.token, body).await;
+    assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
+    let errors: Vec<(String, String)> = problem.body["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            (
+                e["field"].as_str().unwrap_or_default().to_string(),
+                e["message"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    // Every problem of the config at once: both unknown keys and the known key's bad value.
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(
+        errors.contains(&(
+            "config.lableSize".into(),
+            "unknown key; did you mean \"labelSize\"?".into()
+        )),
+        "{errors:?}"
+    );
+    let colour = errors
+        .iter()
+        .find(|(field, _)| field == "config.colour")
+        .expect("colour named");
+    assert!(
+        colour.1.starts_with("unknown key; Sandbox takes ") && colour.1.contains("labelSize"),
+        "{colour:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|(field, _)| field == "config.labelFormat"),
+        "{errors:?}"
+    );
+    assert_list_total(&app, &path, &org.token, 0).await;
+
+    // An update is held to the same rule, and the stored carrier keeps its config.
+    let created = app
+        .post(&path, &org.token, carrier_body(&id_of(&address)))
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.text);
+    let one = format!("{path}/{}", id_of(&created.body));
+    let typo = app
+        .put(
+            &one,
+            &org.token,
+            with(
+                carrier_body(&id_of(&address)),
+                "config",
+                json!({"lableSize": "A4"}),
+            ),
+        )
+        .await;
+    assert_eq!(typo.status.as_u16(), 400, "{}", typo.text);
+    assert_eq!(
+        typo.body["errors"][0]["field"], "config.lableSize",
+        "{}",
+        typo.text
+    );
+    let stored = app.get(&one, &org.token).await;
+    assert_eq!(stored.body["config"], created.body["config"]);
+}

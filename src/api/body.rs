@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 
 use crate::{
     api::problem::ApiError,
-    service::{Ctx, Input, decode_json},
+    service::{Ctx, Input, input_json},
 };
 
 pub struct JsonBody<T>(pub Input<T>);
@@ -42,7 +42,7 @@ impl<T: Type + DeserializeOwned + Send + 'static> ParsePayload for JsonBody<T> {
 
     async fn from_request(request: &Request, body: &mut RequestBody) -> poem::Result<Self> {
         let bytes = read_limited(request, body).await?;
-        Ok(JsonBody(Input::new(decode_json(&bytes))))
+        Ok(JsonBody(input_json(&bytes)))
     }
 }
 
@@ -130,7 +130,7 @@ where
         }
         match request.content_type() {
             Some(content_type) if <JsonBody<T> as Payload>::check_content_type(content_type) => {
-                Ok(OptionalJsonBody(Input::new(decode_json(&bytes))))
+                Ok(OptionalJsonBody(input_json(&bytes)))
             }
             Some(content_type) => Err(poem_openapi::error::ContentTypeError::NotSupported {
                 content_type: content_type.to_string(),

@@ -37,7 +37,10 @@ impl CarrierAdapter for Manual {
                     options: vec![],
                     required: false,
                 },
-            ],
+            ]
+            .into_iter()
+            .chain(super::sandbox::label_fields())
+            .collect(),
             products: vec![Offer {
                 id: "standard",
                 name: "Standard",

@@ -19,46 +19,7 @@ impl CarrierAdapter for Sandbox {
             slug: "sandbox",
             group: "test",
             description: "Test carrier: books instantly with test labels and tracking numbers. Accepts any product and service.",
-            fields: vec![
-                CarrierField {
-                    name: "Label size",
-                    key: "labelSize",
-                    kind: "select",
-                    description: "Default label size",
-                    options: vec![
-                        CarrierFieldOption {
-                            name: "A4",
-                            key: "a4",
-                            value: "A4",
-                        },
-                        CarrierFieldOption {
-                            name: "100 × 150 mm",
-                            key: "100x150",
-                            value: "100X150",
-                        },
-                    ],
-                    required: false,
-                },
-                CarrierField {
-                    name: "Label format",
-                    key: "labelFormat",
-                    kind: "select",
-                    description: "PDF labels, or ZPL II for thermal printers (100 × 150 mm, 203 dpi)",
-                    options: vec![
-                        CarrierFieldOption {
-                            name: "PDF",
-                            key: "pdf",
-                            value: "pdf",
-                        },
-                        CarrierFieldOption {
-                            name: "ZPL II",
-                            key: "zpl",
-                            value: "zpl",
-                        },
-                    ],
-                    required: false,
-                },
-            ],
+            fields: label_fields(),
             products: vec![
                 Offer {
                     id: "standard",
@@ -113,4 +74,49 @@ fn book(shipment: &ShipmentRecord) -> Result<Booking> {
         tracking_url: url,
         labels: Vec::new(),
     })
+}
+
+/// The fields of carriers whose labels Shipbase draws itself (sandbox, manual): the label's
+/// size and format.
+pub(super) fn label_fields() -> Vec<CarrierField> {
+    vec![
+        CarrierField {
+            name: "Label size",
+            key: "labelSize",
+            kind: "select",
+            description: "Default label size",
+            options: vec![
+                CarrierFieldOption {
+                    name: "A4",
+                    key: "a4",
+                    value: "A4",
+                },
+                CarrierFieldOption {
+                    name: "100 × 150 mm",
+                    key: "100x150",
+                    value: "100X150",
+                },
+            ],
+            required: false,
+        },
+        CarrierField {
+            name: "Label format",
+            key: "labelFormat",
+            kind: "select",
+            description: "PDF labels, or ZPL II for thermal printers (100 × 150 mm, 203 dpi)",
+            options: vec![
+                CarrierFieldOption {
+                    name: "PDF",
+                    key: "pdf",
+                    value: "pdf",
+                },
+                CarrierFieldOption {
+                    name: "ZPL II",
+                    key: "zpl",
+                    value: "zpl",
+                },
+            ],
+            required: false,
+        },
+    ]
 }

@@ -6,6 +6,12 @@ use crate::error::{Error, FieldError};
 #[derive(Debug, Default)]
 pub struct Violations(Vec<FieldError>);
 
+impl From<Vec<FieldError>> for Violations {
+    fn from(errors: Vec<FieldError>) -> Violations {
+        Violations(errors)
+    }
+}
+
 impl Violations {
     pub fn new() -> Violations {
         Violations::default()
@@ -41,6 +47,29 @@ impl Violations {
     pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&str]) {
         if !allowed.contains(&value) {
             self.add(field, format!("must be one of {}", allowed.join(", ")));
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn into_vec(self) -> Vec<FieldError> {
+        self.0
+    }
+
+    /// Adds `more`, leaving out what it says of a field that already has a problem here (or of
+    /// a field inside one: `parties[0].name` when `parties` has one).
+    pub fn merge(&mut self, more: Violations) {
+        for error in more.0 {
+            let covered = self.0.iter().any(|known| {
+                error.field == known.field
+                    || error.field.starts_with(&format!("{}.", known.field))
+                    || error.field.starts_with(&format!("{}[", known.field))
+            });
+            if !covered {
+                self.0.push(error);
+            }
         }
     }
 

@@ -10,7 +10,8 @@ use crate::{
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, billing, operations as ops, page_query, sender_addresses,
+        Actor, Ctx, Input, PageParams, billing, input::whole, operations as ops, page_query,
+        sender_addresses,
     },
     store::{self, Reader},
     vault::Vault,
@@ -33,17 +34,34 @@ fn canonical(mut fields: CarrierIn) -> CarrierIn {
     fields
 }
 
-fn validate(fields: &CarrierIn) -> Result<()> {
-    let mut errors = Violations::new();
+/// The body with every problem of it at once, its sender address included.
+async fn checked(ctx: &Ctx, org_id: &str, input: Input<CarrierIn>) -> Result<CarrierIn> {
+    let org = org_id.to_string();
+    whole::checked(
+        ctx,
+        input.map(canonical),
+        check,
+        move |db, fields, errors| {
+            sender_addresses::exists(
+                db,
+                &org,
+                &fields.sender_address_id,
+                "senderAddressId",
+                errors,
+            )
+        },
+    )
+    .await
+}
+
+fn check(fields: &CarrierIn, errors: &mut Violations) {
     errors.length("name", &fields.name, 1, 200);
     errors.length("senderAddressId", &fields.sender_address_id, 1, 100);
     if fields.carrier_slug.is_empty() {
         errors.add("carrierSlug", "must not be empty");
     } else {
         match carriers::find(&fields.carrier_slug) {
-            Some(adapter) => {
-                carriers::validate_config(&adapter.info(), &fields.config, &mut errors)
-            }
+            Some(adapter) => carriers::validate_config(&adapter.info(), &fields.config, errors),
             None => {
                 let known: Vec<_> = carriers::registry().iter().map(|a| a.info().slug).collect();
                 errors.add(
@@ -53,7 +71,6 @@ fn validate(fields: &CarrierIn) -> Result<()> {
             }
         }
     }
-    errors.finish()
 }
 
 pub async fn create(
@@ -63,8 +80,7 @@ pub async fn create(
     input: Input<CarrierIn>,
 ) -> Result<Carrier> {
     let grant = actor.authorize(org_id, &ops::CREATE_CARRIER)?;
-    let fields = canonical(input.get()?);
-    validate(&fields)?;
+    let fields = checked(ctx, org_id, input).await?;
     let now = ctx.now();
     let carrier = CarrierRecord {
         id: ids::new(ids::CARRIER),
@@ -120,8 +136,7 @@ pub async fn update(
     input: Input<CarrierIn>,
 ) -> Result<Carrier> {
     let grant = actor.authorize(org_id, &ops::UPDATE_CARRIER)?.on(id);
-    let fields = canonical(input.get()?);
-    validate(&fields)?;
+    let fields = checked(ctx, org_id, input).await?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     let vault = ctx.vault.clone();
     ctx.write(grant, move |tx| {

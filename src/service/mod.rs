@@ -50,7 +50,7 @@ pub mod webhooks;
 
 pub use access::actor::Actor;
 pub use input::{
-    decode::{Input, decode_json, decode_value},
+    decode::{Input, decode_json, decode_value, input_json, input_value},
     params::{PageParams, enum_param, instant_param, page_query},
 };
 

@@ -103,6 +103,24 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 }
 
 /// Checks that `id` names a sender address of the organization (400 on `field` otherwise).
+/// Adds to `errors` when `id` (given in `field`) is not a sender address of the organization;
+/// an empty id is left to the body's own checks.
+pub(crate) fn exists(
+    db: &Reader,
+    org_id: &str,
+    id: &str,
+    field: &str,
+    errors: &mut Violations,
+) -> Result<()> {
+    if !id.is_empty() && store::sender_addresses::get(db, org_id, id)?.is_none() {
+        errors.add(
+            field,
+            format!("no sender address {id} in this organization"),
+        );
+    }
+    Ok(())
+}
+
 pub(crate) fn require(db: &Reader, org_id: &str, id: &str, field: &str) -> Result<SenderAddress> {
     store::sender_addresses::get(db, org_id, id)?.ok_or_else(|| {
         Error::invalid(

@@ -10,27 +10,94 @@ use crate::{
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, billing, carriers, operations as ops, page_query, printers,
-        sender_addresses,
+        Actor, Ctx, Input, PageParams, billing, carriers, input::whole, operations as ops,
+        page_query, printers, sender_addresses,
     },
-    store::{self, Tx},
+    store::{self, Reader, Tx},
 };
 
-fn validate(fields: &ShippingRuleIn) -> Result<()> {
-    let mut errors = Violations::new();
-    fields.validate(&mut errors);
-    errors.finish()
+/// The body with every problem of it at once, the ids it names included; `own_id` is the rule
+/// being changed.
+async fn checked(
+    ctx: &Ctx,
+    org_id: &str,
+    input: Input<ShippingRuleIn>,
+    own_id: Option<&str>,
+) -> Result<ShippingRuleIn> {
+    let (org, own) = (org_id.to_string(), own_id.map(str::to_string));
+    whole::checked(
+        ctx,
+        input,
+        ShippingRuleIn::validate,
+        move |db, fields, errors| references(db, &org, fields, own.as_deref(), errors),
+    )
+    .await
 }
 
-/// Checks every reference of `fields` inside the organization; `own_id` is the rule being changed.
+/// Adds to `errors` each id of `fields` that the organization does not have.
+fn references(
+    db: &Reader,
+    org_id: &str,
+    fields: &ShippingRuleIn,
+    own_id: Option<&str>,
+    errors: &mut Violations,
+) -> Result<()> {
+    let carrier = &fields.carrier_id;
+    if !carrier.is_empty() && store::carriers::get(db, org_id, carrier)?.is_none() {
+        errors.add(
+            "carrierId",
+            format!("no carrier {carrier} in this organization"),
+        );
+    }
+    sender_addresses::exists(
+        db,
+        org_id,
+        &fields.sender_address_id,
+        "senderAddressId",
+        errors,
+    )?;
+    for (field, id) in [
+        ("labelPrinterId", &fields.label_printer_id),
+        ("documentPrinterId", &fields.document_printer_id),
+    ] {
+        if let Some(id) = id.as_ref().filter(|id| !id.is_empty())
+            && store::printers::get(db, org_id, id)?.is_none()
+        {
+            errors.add(field, format!("no printer {id} in this organization"));
+        }
+    }
+    if let Some(return_id) = fields
+        .return_shipping_rule_id
+        .as_ref()
+        .filter(|id| !id.is_empty())
+    {
+        if Some(return_id.as_str()) == own_id {
+            errors.add(
+                "returnShippingRuleId",
+                "a rule cannot be its own return rule",
+            );
+        } else if !store::shipping_rules::exists(db, org_id, return_id)? {
+            errors.add(
+                "returnShippingRuleId",
+                format!("no shipping rule {return_id} in this organization"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Checks every reference of `fields` inside the organization (`references`), and that the
+/// rule's printers take what they would be sent (409 when not).
 fn check_references(
     tx: &Tx,
     org_id: &str,
     fields: &ShippingRuleIn,
     own_id: Option<&str>,
 ) -> Result<()> {
+    let mut errors = Violations::new();
+    references(tx, org_id, fields, own_id, &mut errors)?;
+    errors.finish()?;
     let carrier = carriers::require(tx, org_id, &fields.carrier_id, "carrierId")?;
-    sender_addresses::require(tx, org_id, &fields.sender_address_id, "senderAddressId")?;
     // Labels come in the carrier's format, the other documents as PDF: a printer that cannot
     // take them would fail every job only after the booking.
     let label_format = carrier.carrier.fields.label_format();
@@ -58,20 +125,6 @@ fn check_references(
             }
         }
     }
-    if let Some(return_id) = &fields.return_shipping_rule_id {
-        if Some(return_id.as_str()) == own_id {
-            return Err(Error::invalid(
-                "returnShippingRuleId",
-                "a rule cannot be its own return rule",
-            ));
-        }
-        if !store::shipping_rules::exists(tx, org_id, return_id)? {
-            return Err(Error::invalid(
-                "returnShippingRuleId",
-                format!("no shipping rule {return_id} in this organization"),
-            ));
-        }
-    }
     Ok(())
 }
 
@@ -82,8 +135,7 @@ pub async fn create(
     input: Input<ShippingRuleIn>,
 ) -> Result<ShippingRule> {
     let grant = actor.authorize(org_id, &ops::CREATE_SHIPPING_RULE)?;
-    let fields = input.get()?;
-    validate(&fields)?;
+    let fields = checked(ctx, org_id, input, None).await?;
     let now = ctx.now();
     let rule = ShippingRuleRecord {
         id: ids::new(ids::SHIPPING_RULE),
@@ -138,8 +190,7 @@ pub async fn update(
     input: Input<ShippingRuleIn>,
 ) -> Result<ShippingRule> {
     let grant = actor.authorize(org_id, &ops::UPDATE_SHIPPING_RULE)?.on(id);
-    let fields = input.get()?;
-    validate(&fields)?;
+    let fields = checked(ctx, org_id, input, Some(id)).await?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.write(grant, move |tx| {
         let mut rule = store::shipping_rules::get_rule(tx, &org_id, &id)?.ok_or(Error::NotFound)?;

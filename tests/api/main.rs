@@ -7,6 +7,7 @@ mod api_tokens;
 mod audit;
 mod auth;
 mod billing;
+mod body_errors;
 mod branding;
 mod browser;
 mod carriers;

@@ -146,6 +146,12 @@ impl ShipmentIn {
     /// the service): one receiver, at most one sender, parcels, unique part ids.
     pub fn validate(&self) -> crate::error::Result<()> {
         let mut errors = Violations::new();
+        self.check(&mut errors);
+        errors.finish()
+    }
+
+    /// `validate`, adding to `errors`.
+    pub fn check(&self, errors: &mut Violations) {
         errors.length("reference", &self.reference, 1, 200);
         errors.length("senderAddressId", &self.sender_address_id, 1, 100);
         errors.one_of("type", &self.kind, &TYPES);
@@ -156,7 +162,7 @@ impl ShipmentIn {
             errors.add("parties", "must contain at least 1 item");
         }
         for (i, party) in self.parties.iter().enumerate() {
-            party.validate(&mut errors, &format!("parties[{i}]"));
+            party.validate(errors, &format!("parties[{i}]"));
         }
         let receivers = self.parties.iter().filter(|p| p.kind == "receiver").count();
         if !self.parties.is_empty() && receivers != 1 {
@@ -176,7 +182,7 @@ impl ShipmentIn {
         }
         let mut seen = HashSet::new();
         for (i, parcel) in self.parcels.iter().enumerate() {
-            parcel.validate(&mut errors, &format!("parcels[{i}]"));
+            parcel.validate(errors, &format!("parcels[{i}]"));
             let line_ids = parcel.order_lines.iter().map(|l| &l.id);
             for id in std::iter::once(&parcel.id)
                 .chain(line_ids)
@@ -187,7 +193,6 @@ impl ShipmentIn {
                 }
             }
         }
-        errors.finish()
     }
 }
 

@@ -2,30 +2,111 @@
 
 use crate::{
     error::{Error, Result},
+    model::validate::Violations,
     service::input::strict,
 };
 
 /// A request body decoded at the edge (REST or MCP). A decoding error is held, not returned, so
 /// that the operation reports it only after authentication, organization and scope checks:
-/// a caller without rights learns 404/403, never details of the body.
-pub struct Input<T>(Result<T>);
+/// a caller without rights learns 404/403, never details of the body. A body of the wrong shape
+/// keeps a copy repaired to fit (`strict::repaired`), so that the operation's own checks can
+/// report their problems in the same answer (`checked`).
+pub struct Input<T> {
+    decoded: Result<T>,
+    repaired: Option<T>,
+}
+
+/// A body with every problem found: the shape's, and the operation's own on the body (or on
+/// its repaired copy).
+pub enum Checked<T> {
+    Valid(T),
+    /// The problems, and the body they were found in when it could be read (to check its
+    /// references against stored data as well).
+    Invalid(Violations, Option<T>),
+    /// Not a body at all (not JSON, not an object).
+    Unreadable(Error),
+}
 
 impl<T> Input<T> {
     pub fn new(decoded: Result<T>) -> Input<T> {
-        Input(decoded)
+        Input {
+            decoded,
+            repaired: None,
+        }
     }
 
     pub fn ok(value: T) -> Input<T> {
-        Input(Ok(value))
+        Input::new(Ok(value))
     }
 
     pub fn get(self) -> Result<T> {
-        self.0
+        self.decoded
     }
 
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Input<U> {
-        Input(self.0.map(f))
+    pub fn map<U>(self, f: impl Fn(T) -> U) -> Input<U> {
+        Input {
+            decoded: self.decoded.map(&f),
+            repaired: self.repaired.map(f),
+        }
     }
+
+    /// The body checked by `check` as well as by its shape, every problem in one list. With a
+    /// wrong shape `check` runs on the repaired body, and what it finds on a field that already
+    /// has a problem (often the repair's own placeholder) is left out.
+    pub fn checked(self, check: impl FnOnce(&T, &mut Violations)) -> Checked<T> {
+        match (self.decoded, self.repaired) {
+            (Ok(body), _) => {
+                let mut errors = Violations::new();
+                check(&body, &mut errors);
+                if errors.is_empty() {
+                    Checked::Valid(body)
+                } else {
+                    Checked::Invalid(errors, Some(body))
+                }
+            }
+            (Err(Error::Validation(shape)), repaired) => {
+                let mut errors = Violations::from(shape);
+                if let Some(body) = &repaired {
+                    let mut more = Violations::new();
+                    check(body, &mut more);
+                    errors.merge(more);
+                }
+                Checked::Invalid(errors, repaired)
+            }
+            (Err(other), _) => Checked::Unreadable(other),
+        }
+    }
+}
+
+/// Decodes a JSON body into an `Input`, keeping a repaired copy when its shape is wrong.
+pub fn input_json<T>(bytes: &[u8]) -> Input<T>
+where
+    T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
+{
+    match serde_json::from_slice(bytes) {
+        Ok(value) => input_value(value),
+        Err(e) => Input::new(Err(Error::InvalidJson(e.to_string()))),
+    }
+}
+
+/// `input_json` for an already parsed value.
+pub fn input_value<T>(value: serde_json::Value) -> Input<T>
+where
+    T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
+{
+    if !value.is_object() || strict::violations::<T>(&value).is_empty() {
+        return Input::new(decode_value(value));
+    }
+    let repaired = serde_json::from_value(strict::repaired::<T>(&value)).ok();
+    Input {
+        decoded: decode_value(value),
+        repaired,
+    }
+}
+
+/// The problems of `errors` as one list (for callers that add their own).
+pub fn problems(errors: Violations) -> Error {
+    Error::Validation(errors.into_vec())
 }
 
 /// Decodes a JSON body (REST) or argument object (MCP) into `T`. Text that is not JSON is

@@ -7,3 +7,4 @@ pub mod idempotency;
 pub mod merge_patch;
 pub mod params;
 pub mod strict;
+pub mod whole;

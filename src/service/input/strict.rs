@@ -50,6 +50,132 @@ pub fn violations<T: Type + 'static>(value: &Value) -> Vec<FieldError> {
     errors
 }
 
+/// `value` bent to fit `T`'s schema so that the rest of a body's checks can run on it while
+/// its shape is wrong: unknown fields dropped, and a value of the wrong type, outside its enum,
+/// or missing where required replaced by an empty one of the right type ("", 0, false, [], an
+/// object of its required fields, an enum's first value). The errors it papers over are the
+/// ones `violations` reports.
+pub fn repaired<T: Type + 'static>(value: &Value) -> Value {
+    let compiled = compiled::<T>();
+    repair(&compiled, &compiled.root, value.clone())
+}
+
+fn repair(compiled: &Compiled, schema: &MetaSchemaRef, value: Value) -> Value {
+    let Some(schema) = resolve(compiled, schema) else {
+        return value;
+    };
+    let mut value = value;
+    for part in &schema.all_of {
+        value = repair(compiled, part, value);
+    }
+    if !schema.any_of.is_empty() || !schema.one_of.is_empty() || schema.ty.is_empty() {
+        return value;
+    }
+    if value.is_null() {
+        return if schema.nullable {
+            value
+        } else {
+            empty(compiled, schema)
+        };
+    }
+    match (schema.ty, value) {
+        ("object", Value::Object(object)) => repair_object(compiled, schema, object),
+        ("array", Value::Array(items)) => Value::Array(match &schema.items {
+            Some(item) => items
+                .into_iter()
+                .map(|v| repair(compiled, item, v))
+                .collect(),
+            None => items,
+        }),
+        ("string", Value::String(text))
+            if schema.enum_items.is_empty() || schema.enum_items.iter().any(|v| v == &text) =>
+        {
+            Value::String(text)
+        }
+        ("integer", v) if v.is_i64() || v.is_u64() => v,
+        ("number", v) if v.is_number() => v,
+        ("boolean", v) if v.is_boolean() => v,
+        ("object" | "array" | "string" | "integer" | "number" | "boolean", _) => {
+            empty(compiled, schema)
+        }
+        (_, v) => v,
+    }
+}
+
+fn repair_object(
+    compiled: &Compiled,
+    schema: &MetaSchema,
+    object: serde_json::Map<String, Value>,
+) -> Value {
+    let mut repaired = serde_json::Map::new();
+    for (key, v) in object {
+        match schema.properties.iter().find(|(name, _)| *name == key) {
+            Some((_, property)) => {
+                let fixed = repair(compiled, property, v);
+                repaired.insert(key, fixed);
+            }
+            None => match &schema.additional_properties {
+                Some(values) => {
+                    let fixed = repair(compiled, values, v);
+                    repaired.insert(key, fixed);
+                }
+                None if schema.properties.is_empty() => {
+                    repaired.insert(key, v);
+                }
+                None => {}
+            },
+        }
+    }
+    for required in &schema.required {
+        if !repaired.contains_key(*required)
+            && let Some((_, property)) = schema.properties.iter().find(|(n, _)| n == required)
+        {
+            let filler =
+                resolve_through(compiled, property).map_or(Value::Null, |s| empty(compiled, s));
+            repaired.insert((*required).to_string(), filler);
+        }
+    }
+    Value::Object(repaired)
+}
+
+/// The schema a property stands for, through the `allOf` that carries its description.
+fn resolve_through<'a>(
+    compiled: &'a Compiled,
+    schema: &'a MetaSchemaRef,
+) -> Option<&'a MetaSchema> {
+    let found = resolve(compiled, schema)?;
+    match found.all_of.first() {
+        Some(part) if found.ty.is_empty() => resolve_through(compiled, part),
+        _ => Some(found),
+    }
+}
+
+/// An empty value of `schema`'s type.
+fn empty(compiled: &Compiled, schema: &MetaSchema) -> Value {
+    match schema.ty {
+        "object" => Value::Object(
+            schema
+                .required
+                .iter()
+                .filter_map(|name| {
+                    let (_, property) = schema.properties.iter().find(|(n, _)| n == name)?;
+                    let inner = resolve_through(compiled, property)?;
+                    Some(((*name).to_string(), empty(compiled, inner)))
+                })
+                .collect(),
+        ),
+        "array" => Value::Array(Vec::new()),
+        "string" => schema
+            .enum_items
+            .first()
+            .cloned()
+            .unwrap_or_else(|| Value::String(String::new())),
+        "integer" | "number" => Value::from(0),
+        "boolean" => Value::Bool(false),
+        _ => Value::Null,
+    }
+}
+
 fn resolve<'a>(compiled: &'a Compiled, schema: &'a MetaSchemaRef) -> Option<&'a MetaSchema> {
     match schema {
         MetaSchemaRef::Inline(schema) => Some(schema),
@@ -285,5 +411,28 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn a_repaired_body_fits_its_schema_and_keeps_what_was_right() {
+        let body = json!({
+            "reference": 7, "senderAddressId": "adr_1", "type": "outbund", "colour": "red",
+            "parties": [{"type": "receiver", "name": "Jane", "address1": "Main 1",
+                         "postalCode": "8000", "city": "Aarhus", "countryCode": "DK"}],
+            "carrierSettings": {"productId": "standard"},
+            "parcels": "one"
+        });
+        let fixed = repaired::<ShipmentIn>(&body);
+        assert!(violations::<ShipmentIn>(&fixed).is_empty(), "{fixed}");
+        assert_eq!(fixed["reference"], "");
+        assert_eq!(fixed["senderAddressId"], "adr_1");
+        // `type` is text checked by the shipment itself, so its value stays for that check.
+        assert_eq!(fixed["type"], "outbund");
+        assert!(fixed.get("colour").is_none());
+        assert_eq!(fixed["parties"][0]["name"], "Jane");
+        assert_eq!(fixed["carrierSettings"]["carrierId"], "");
+        assert_eq!(fixed["parcels"], json!([]));
+        let decoded: ShipmentIn = serde_json::from_value(fixed).expect("decodes");
+        assert_eq!(decoded.parties.len(), 1);
     }
 }

@@ -18,8 +18,8 @@ use crate::{
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, billing, carriers, emit::Emitter, enum_param, instant_param,
-        operations as ops, sender_addresses,
+        Actor, Ctx, Input, PageParams, billing, emit::Emitter, enum_param, input::whole,
+        instant_param, operations as ops, sender_addresses,
     },
     store::{self, Reader, Tx, shipments::Filter},
 };
@@ -206,8 +206,15 @@ pub async fn create(
     input: Input<ShipmentIn>,
 ) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::CREATE_SHIPMENT)?;
-    let new = input.get()?;
-    new.validate()?;
+    let org = org_id.to_string();
+    let check = |new: &ShipmentIn, errors: &mut Violations| {
+        new.check(errors);
+        parties::printable(&new.parties, errors);
+    };
+    let new = whole::checked(ctx, input, check, move |db, new, errors| {
+        references(db, &org, new, errors)
+    })
+    .await?;
     let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::SHIPMENT));
     ctx.commit(grant.on(&id), move |tx| {
         let shipment = create_in(tx, &org_id, id, new, now)?;
@@ -229,15 +236,35 @@ pub(crate) fn create_in(
     now: String,
 ) -> Result<ShipmentRecord> {
     parties::check_printable(&new.parties)?;
+    let mut errors = Violations::new();
+    references(tx, org_id, &new, &mut errors)?;
+    errors.finish()?;
     let address = sender_addresses::require(tx, org_id, &new.sender_address_id, "senderAddressId")?;
-    let carrier_id = &new.carrier_settings.carrier_id;
-    carriers::require(tx, org_id, carrier_id, "carrierSettings.carrierId")?;
     if let Some(order_id) = &new.order_id {
         open_order(tx, org_id, order_id)?;
     }
     let shipment = build(id, new, org_id, &address, now);
     save(tx, &shipment, Change::Created, &[])?;
     Ok(shipment)
+}
+
+/// The ids a new shipment names that the organization does not have, each one named.
+fn references(db: &Reader, org_id: &str, new: &ShipmentIn, errors: &mut Violations) -> Result<()> {
+    let address = &new.sender_address_id;
+    sender_addresses::exists(db, org_id, address, "senderAddressId", errors)?;
+    let carrier = &new.carrier_settings.carrier_id;
+    if !carrier.is_empty() && store::carriers::get(db, org_id, carrier)?.is_none() {
+        errors.add(
+            "carrierSettings.carrierId",
+            format!("no carrier {carrier} in this organization"),
+        );
+    }
+    if let Some(order) = new.order_id.as_ref().filter(|o| !o.is_empty())
+        && store::orders::get(db, org_id, order)?.is_none()
+    {
+        errors.add("orderId", format!("no order {order} in this organization"));
+    }
+    Ok(())
 }
 
 /// A shipment made by `shipbase dev seed`: built with the defaults and saved like a created one

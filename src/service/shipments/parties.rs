@@ -14,6 +14,12 @@ use crate::{
 /// Arabic, Chinese, emoji and control characters do not.
 pub(crate) fn check_printable(parties: &[Party]) -> Result<()> {
     let mut errors = Violations::new();
+    printable(parties, &mut errors);
+    errors.finish()
+}
+
+/// `check_printable`, adding to `errors`.
+pub(crate) fn printable(parties: &[Party], errors: &mut Violations) {
     for (i, p) in parties.iter().enumerate() {
         let fields = [
             ("name", Some(&p.name)),
@@ -37,7 +43,6 @@ pub(crate) fn check_printable(parties: &[Party]) -> Result<()> {
             }
         }
     }
-    errors.finish()
 }
 
 /// The shipment's sender and receiver as documents print them; `missing` is the error's text

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 use super::{is_refusal, problems_at};
 use crate::{
     error::Error,
-    service::{Ctx, Input, branding, decode_value, operations as ops},
+    service::{Ctx, branding, input_value, operations as ops},
     web::{app::Desk, login::expired_form, page::see_other},
 };
 
@@ -114,7 +114,7 @@ pub async fn submit(
     } else if let Some(bytes) = upload {
         change.insert("logo".into(), json!(STANDARD.encode(bytes)));
     }
-    let input = Input::new(decode_value(Value::Object(change)));
+    let input = input_value(Value::Object(change));
     match branding::update(ctx, &desk.actor, &org, input).await {
         Ok(_) => {
             desk.visit.leave_notice(req, "The branding is saved.");

@@ -24,7 +24,7 @@ use crate::{
         shipping_rule::{CONDITION_TYPES, OPERATORS, ShippingRuleIn},
         validate::Violations,
     },
-    service::{Ctx, Input, PageParams, decode_value, operations as ops, printers, shipping_rules},
+    service::{Ctx, PageParams, input_value, operations as ops, printers, shipping_rules},
     web::page::{field, see_other, to_value},
 };
 
@@ -144,7 +144,7 @@ async fn submitted(req: &Request, ctx: &Ctx, org: &str, id: Option<&str>, body: 
     let at_input = |f: &str| input_of(f, &made.condition_rows, &made.parameter_rows);
     if !made.unreadable.is_empty() {
         // Not saved: the other problems are found by the rule's own checks, and shown with them.
-        let mut errors = match Input::<ShippingRuleIn>::new(decode_value(made.body.clone())).get() {
+        let mut errors = match input_value::<ShippingRuleIn>(made.body.clone()).get() {
             Ok(fields) => {
                 let mut problems = Violations::new();
                 fields.validate(&mut problems);
@@ -159,7 +159,7 @@ async fn submitted(req: &Request, ctx: &Ctx, org: &str, id: Option<&str>, body: 
         errors.extend(made.unreadable.clone());
         return builder(&mut desk, req, ctx, &form, &errors, id).await;
     }
-    let input = Input::new(decode_value(made.body.clone()));
+    let input = input_value(made.body.clone());
     let saved = match id {
         Some(id) => shipping_rules::update(ctx, &desk.actor, org, id, input).await,
         None => shipping_rules::create(ctx, &desk.actor, org, input).await,

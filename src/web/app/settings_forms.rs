@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     error::Error,
-    service::{self, Ctx, Input, decode_value},
+    service::{self, Ctx, input_value},
     web::page::{field, see_other},
 };
 
@@ -83,7 +83,7 @@ pub async fn submit(
             "member_role" => {
                 let role = field(&fields, "role").unwrap_or_default();
                 let patch = json!({ "role": role });
-                service::members::update(ctx, &actor, &org, &id, Input::new(decode_value(patch)))
+                service::members::update(ctx, &actor, &org, &id, input_value(patch))
                     .await
                     .map(|m| format!("{} is now {}.", m.name, m.role))
             }
@@ -107,7 +107,7 @@ pub async fn submit(
     let mut secret = None;
     let made = match page.as_str() {
         "sender-addresses" => {
-            let input = Input::new(decode_value(Value::Object(body)));
+            let input = input_value(Value::Object(body));
             service::sender_addresses::create(ctx, &actor, &org, input)
                 .await
                 .map(|_| ())
@@ -125,13 +125,13 @@ pub async fn submit(
                 None => true,
             });
             body.insert("config".into(), Value::Object(config));
-            let input = Input::new(decode_value(Value::Object(body)));
+            let input = input_value(Value::Object(body));
             service::carriers::create(ctx, &actor, &org, input)
                 .await
                 .map(|_| ())
         }
         "printers" => {
-            let input = Input::new(decode_value(Value::Object(body)));
+            let input = input_value(Value::Object(body));
             service::printers::create(ctx, &actor, &org, input)
                 .await
                 .map(|_| ())
@@ -139,7 +139,7 @@ pub async fn submit(
         "api-tokens" => {
             let scopes = values.get("scopes").map(|s| list(s)).unwrap_or_default();
             body.insert("scopes".into(), scopes);
-            let input = Input::new(decode_value(Value::Object(body)));
+            let input = input_value(Value::Object(body));
             service::api_tokens::create(ctx, &actor, &org, input)
                 .await
                 .map(|made| {
@@ -147,7 +147,7 @@ pub async fn submit(
                 })
         }
         "members" => {
-            let input = Input::new(decode_value(Value::Object(body)));
+            let input = input_value(Value::Object(body));
             service::members::add(ctx, &actor, &org, input)
                 .await
                 .map(|_| ())
@@ -156,7 +156,7 @@ pub async fn submit(
             let events = values.get("events").map(|s| list(s)).unwrap_or_default();
             body.insert("events".into(), events);
             body.insert("isActive".into(), json!(true));
-            let input = Input::new(decode_value(Value::Object(body)));
+            let input = input_value(Value::Object(body));
             service::webhooks::create(ctx, &actor, &org, input)
                 .await
                 .map(|hook| {
@@ -170,7 +170,7 @@ pub async fn submit(
             if values.get("shopDomain").is_none_or(|d| d.is_empty()) {
                 body.remove("shopDomain");
             }
-            let input = Input::new(decode_value(Value::Object(body)));
+            let input = input_value(Value::Object(body));
             service::order_channels::create(ctx, &actor, &org, input)
                 .await
                 .map(|channel| {

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     error::Error,
-    service::{Ctx, Input, decode_value, operations as ops, shipments},
+    service::{Ctx, input_value, operations as ops, shipments},
     web::page::see_other,
 };
 
@@ -141,8 +141,7 @@ pub async fn submit(
         parcel["weight"] = wanted["parcels"][0]["weight"].clone();
         patch["parcels"] = json!([parcel]);
     }
-    let edited =
-        shipments::update(ctx, &desk.actor, &org, &id, Input::new(decode_value(patch))).await;
+    let edited = shipments::update(ctx, &desk.actor, &org, &id, input_value(patch)).await;
     match edited {
         Ok(_) => {
             desk.visit.leave_notice(req, "The shipment is changed.");

@@ -21,7 +21,7 @@ use super::{
 use crate::{
     error::Error,
     model::shipment::ApplyRuleIn,
-    service::{Ctx, Input, decode_value, operations as ops, quotes, shipments},
+    service::{Ctx, Input, input_value, operations as ops, quotes, shipments},
     web::page::{field, see_other, to_value},
 };
 
@@ -181,13 +181,7 @@ async fn rates(
         .map(|c| c.to_ascii_uppercase())
         .unwrap_or_default();
     let basket = packed.basket(&country);
-    let out = quotes::quote(
-        ctx,
-        &desk.actor,
-        &desk.org_id,
-        Input::new(decode_value(basket)),
-    )
-    .await?;
+    let out = quotes::quote(ctx, &desk.actor, &desk.org_id, input_value(basket)).await?;
     Ok(out
         .rates
         .into_iter()
@@ -252,7 +246,7 @@ pub async fn submit(
         }
         _ => {}
     }
-    let made = shipments::create(ctx, &desk.actor, &org, Input::new(decode_value(body))).await;
+    let made = shipments::create(ctx, &desk.actor, &org, input_value(body)).await;
     match made {
         Ok(shipment) => {
             let id = shipment.shipment.id;

@@ -23,7 +23,18 @@ pub fn run(file: Option<&Path>, overrides: &Overrides, command: Command) -> Resu
         }
         Command::Check { file: given } => {
             let file = given.as_deref().or(file);
-            let config = super::load(file, overrides)?;
+            let config = match config::Config::check(file, std::env::vars(), overrides) {
+                Ok(config) => config,
+                // Every problem, in the one line a failing command writes.
+                Err(problems) if problems.len() == 1 => return Err(problems.join("")),
+                Err(problems) => {
+                    return Err(format!(
+                        "{} problems: {}",
+                        problems.len(),
+                        problems.join("; ")
+                    ));
+                }
+            };
             match file {
                 Some(path) => println!("{}: ok", path.display()),
                 None => println!("configuration: ok (built-in defaults and environment)"),

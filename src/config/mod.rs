@@ -6,6 +6,7 @@ use std::{collections::BTreeMap, path::PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+mod keys;
 mod sections;
 mod validate;
 
@@ -67,12 +68,23 @@ impl Config {
         env: impl IntoIterator<Item = (String, String)>,
         overrides: &Overrides,
     ) -> Result<Config, String> {
-        let mut tree = toml::Table::try_from(Config::default()).map_err(|e| e.to_string())?;
+        Config::check(file, env, overrides).map_err(|problems| problems.join("; "))
+    }
+
+    /// `load`, with every problem of the configuration (unknown keys with the closest known
+    /// one, values of the wrong type, values out of range), each naming its key.
+    pub fn check(
+        file: Option<&std::path::Path>,
+        env: impl IntoIterator<Item = (String, String)>,
+        overrides: &Overrides,
+    ) -> Result<Config, Vec<String>> {
+        let defaults = toml::Table::try_from(Config::default()).map_err(|e| vec![e.to_string()])?;
+        let mut tree = defaults.clone();
         if let Some(path) = file {
             let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
+                .map_err(|e| vec![format!("cannot read config file {}: {e}", path.display())])?;
             let table: toml::Table = toml::from_str(&text)
-                .map_err(|e| format!("config file {}: {}", path.display(), one_line(&e)))?;
+                .map_err(|e| vec![format!("config file {}: {}", path.display(), one_line(&e))])?;
             merge(&mut tree, table);
         }
         for (key, value) in env {
@@ -89,9 +101,8 @@ impl Config {
             || "configuration".to_string(),
             |p| format!("config {}", p.display()),
         );
-        let mut config: Config = toml::Value::Table(tree)
-            .try_into()
-            .map_err(|e: toml::de::Error| format!("{source}: {}", one_line(&e)))?;
+        let mut problems = keys::unknown(&mut tree, &defaults);
+        let mut config = keys::decode(tree, &defaults, &mut problems);
         if let Some(listen) = &overrides.listen {
             config.server.listen.clone_from(listen);
         }
@@ -104,8 +115,15 @@ impl Config {
         if let Some(url) = &overrides.base_url {
             config.server.base_url.clone_from(url);
         }
-        config.validate()?;
-        Ok(config)
+        problems.extend(config.problems());
+        if problems.is_empty() {
+            Ok(config)
+        } else {
+            Err(problems
+                .into_iter()
+                .map(|p| format!("{source}: {p}"))
+                .collect())
+        }
     }
 
     /// The public URL without a trailing slash.

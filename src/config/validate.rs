@@ -7,19 +7,30 @@ use super::Config;
 impl Config {
     /// Checks every value; the error names the key.
     pub fn validate(&self) -> Result<(), String> {
-        self.server.listen.parse::<SocketAddr>().map_err(|_| {
-            format!(
+        let problems = self.problems();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("; "))
+        }
+    }
+
+    /// Every value that is wrong, each naming its key.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.server.listen.parse::<SocketAddr>().is_err() {
+            problems.push(format!(
                 "server.listen: {:?} is not an address like 127.0.0.1:8080",
                 self.server.listen
-            )
-        })?;
+            ));
+        }
         if !self.server.base_url.is_empty() {
             let url = &self.server.base_url;
             let rest = url
                 .strip_prefix("https://")
                 .or_else(|| url.strip_prefix("http://"));
             if rest.is_none_or(|host| host.is_empty() || host.contains(char::is_whitespace)) {
-                return Err(format!("server.base_url: {url:?} is not an http(s) URL"));
+                problems.push(format!("server.base_url: {url:?} is not an http(s) URL"));
             }
         }
         for origin in &self.server.allowed_origins {
@@ -30,16 +41,16 @@ impl Config {
                     && !origin.ends_with('/')
             });
             if !ok {
-                return Err(format!(
+                problems.push(format!(
                     "server.allowed_origins: {origin:?} is not an origin like https://app.example.com"
                 ));
             }
         }
         if self.storage.data_dir.as_os_str().is_empty() {
-            return Err("storage.data_dir: must not be empty".into());
+            problems.push(String::from("storage.data_dir: must not be empty"));
         }
         if !["off", "normal", "full"].contains(&self.storage.synchronous.as_str()) {
-            return Err(format!(
+            problems.push(format!(
                 "storage.synchronous: {:?} is not off, normal or full",
                 self.storage.synchronous
             ));
@@ -48,57 +59,63 @@ impl Config {
             && !self.storage.url.starts_with("postgres://")
             && !self.storage.url.starts_with("postgresql://")
         {
-            return Err("storage.url: must start with postgres:// (or be empty for SQLite)".into());
+            problems.push(String::from(
+                "storage.url: must start with postgres:// (or be empty for SQLite)",
+            ));
         }
         if self.storage.read_connections == 0 {
-            return Err("storage.read_connections: must be at least 1".into());
+            problems.push(String::from("storage.read_connections: must be at least 1"));
         }
         if !["trace", "debug", "info", "warn", "error"].contains(&self.log.level.as_str()) {
-            return Err(format!(
+            problems.push(format!(
                 "log.level: {:?} is not trace, debug, info, warn or error",
                 self.log.level
             ));
         }
         if !["text", "json"].contains(&self.log.format.as_str()) {
-            return Err(format!(
+            problems.push(format!(
                 "log.format: {:?} is not text or json",
                 self.log.format
             ));
         }
         if self.limits.max_body_bytes == 0 {
-            return Err("limits.max_body_bytes: must be at least 1".into());
+            problems.push(String::from("limits.max_body_bytes: must be at least 1"));
         }
         if !(self.webhooks.retry_scale.is_finite() && self.webhooks.retry_scale > 0.0) {
-            return Err("webhooks.retry_scale: must be a positive number".into());
+            problems.push(String::from(
+                "webhooks.retry_scale: must be a positive number",
+            ));
         }
         if !(self.printers.retry_scale.is_finite() && self.printers.retry_scale >= 0.0) {
-            return Err("printers.retry_scale: must be a number of at least 0".into());
+            problems.push(String::from(
+                "printers.retry_scale: must be a number of at least 0",
+            ));
         }
         if self.carriers.timeout_seconds == 0 {
-            return Err("carriers.timeout_seconds: must be at least 1".into());
+            problems.push(String::from("carriers.timeout_seconds: must be at least 1"));
         }
         for (key, url) in [
             ("postnord_url", &self.carriers.postnord_url),
             ("dhl_express_url", &self.carriers.dhl_express_url),
         ] {
             if !url.is_empty() && url::Url::parse(url).is_err() {
-                return Err(format!("carriers.{key}: {url:?} is not a URL"));
+                problems.push(format!("carriers.{key}: {url:?} is not a URL"));
             }
         }
         if self.webhooks.max_concurrency == 0 {
-            return Err("webhooks.max_concurrency: must be at least 1".into());
+            problems.push(String::from("webhooks.max_concurrency: must be at least 1"));
         }
         if self.webhooks.retention_days == 0 {
-            return Err("webhooks.retention_days: must be at least 1".into());
+            problems.push(String::from("webhooks.retention_days: must be at least 1"));
         }
         if self.oauth.access_token_ttl_seconds == 0 || self.oauth.refresh_token_ttl_days == 0 {
-            return Err("oauth: token lifetimes must be at least 1".into());
+            problems.push(String::from("oauth: token lifetimes must be at least 1"));
         }
         if self.oauth.max_unused_clients == 0 {
-            return Err("oauth.max_unused_clients: must be at least 1".into());
+            problems.push(String::from("oauth.max_unused_clients: must be at least 1"));
         }
         if self.login.failures_per_minute == 0 || self.login.failures_per_address_per_minute == 0 {
-            return Err(
+            problems.push(
                 "login: failures_per_minute and failures_per_address_per_minute must be at least 1"
                     .into(),
             );
@@ -114,7 +131,7 @@ impl Config {
             ),
         ] {
             if value == 0 {
-                return Err(format!("limits.{key}: must be at least 1"));
+                problems.push(format!("limits.{key}: must be at least 1"));
             }
         }
         for (key, entries) in [
@@ -122,15 +139,19 @@ impl Config {
             ("printers.allowed_networks", &self.printers.allowed_networks),
         ] {
             for entry in entries {
-                crate::model::net::parse(entry).map_err(|e| format!("{key}: {e}"))?;
+                if let Err(e) = crate::model::net::parse(entry) {
+                    problems.push(format!("{key}: {e}"));
+                }
             }
         }
         if !self.plans.contains_key("default") {
-            return Err("plans.default: a plan named default is required".into());
+            problems.push(String::from(
+                "plans.default: a plan named default is required",
+            ));
         }
         for (name, plan) in &self.plans {
             if !(plan.overage_price.is_finite() && plan.overage_price >= 0.0) {
-                return Err(format!(
+                problems.push(format!(
                     "plans.{name}.overage_price: must be a number of at least 0"
                 ));
             }
@@ -140,19 +161,19 @@ impl Config {
                 .collect();
             for add_on in &plan.add_ons {
                 if !kinds.contains(&add_on.kind.as_str()) {
-                    return Err(format!(
+                    problems.push(format!(
                         "plans.{name}.add_ons: type {:?} is not one of {}",
                         add_on.kind,
                         kinds.join(", ")
                     ));
                 }
                 if !(add_on.unit_price.is_finite() && add_on.unit_price >= 0.0) {
-                    return Err(format!(
+                    problems.push(format!(
                         "plans.{name}.add_ons: unit_price must be a number of at least 0"
                     ));
                 }
             }
         }
-        Ok(())
+        problems
     }
 }

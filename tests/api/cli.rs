@@ -359,6 +359,27 @@ async fn config_check_refuses_an_unknown_key_or_a_bad_listen_address_in_one_line
         assert_one_line(&stderr);
         assert!(stderr.contains(named), "{name}: {stderr}");
     }
+
+    // Every problem of a file in the one line: unknown keys with the key meant, a value of the
+    // wrong type and a value out of range.
+    let file = app.dir.path().join("many.toml");
+    std::fs::write(
+        &file,
+        "[server]\nlisen = \"127.0.0.1:9000\"\n[limits]\nburst = \"many\"\nmax_body_bytes = 0\n\
+         [webhooks]\nallow_private_target = true\n",
+    )
+    .expect("write config");
+    let stderr = app.cli_fails(&["config", "check", &file.display().to_string()], 1);
+    assert_one_line(&stderr);
+    for named in [
+        "4 problems",
+        "server.lisen: unknown key; did you mean \"listen\"?",
+        "webhooks.allow_private_target: unknown key; did you mean \"allow_private_targets\"?",
+        "limits.burst: must be a whole number of at least 0, not string \"many\"",
+        "limits.max_body_bytes: must be at least 1",
+    ] {
+        assert!(stderr.contains(named), "{named}: {stderr}");
+    }
 }
 
 #[tokio::test]

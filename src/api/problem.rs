@@ -96,7 +96,10 @@ impl ApiError {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
-            Some(format!("the request body is larger than {limit} bytes")),
+            Some(format!(
+                "the request body is larger than {limit} bytes (the server's \
+                 limits.max_body_bytes)"
+            )),
         )
     }
 
@@ -105,7 +108,11 @@ impl ApiError {
         ApiError::new(
             StatusCode::REQUEST_TIMEOUT,
             "request_timeout",
-            Some("the request body stopped arriving; send it again".into()),
+            Some(
+                "the request body stopped arriving within the server's \
+                 limits.idle_timeout_seconds; send it again"
+                    .into(),
+            ),
         )
     }
 
@@ -286,7 +293,8 @@ impl From<Error> for ApiError {
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate_limited",
                     Some(format!(
-                        "too many requests; retry after {retry_after_secs} s"
+                        "too many requests for this credential (the server's \
+                         limits.rate_per_second and limits.burst); retry after {retry_after_secs} s"
                     )),
                 );
                 api.retry_after = Some(retry_after_secs);

@@ -55,7 +55,7 @@ pub async fn run(ctx: &Ctx, command: Command) -> Result<(), String> {
             json,
         } => {
             let scopes = ScopeSet::parse(&scopes)
-                .map_err(|unknown| format!("unknown scopes: {}", unknown.join(", ")))?;
+                .map_err(|unknown| crate::model::scope::unknown_scopes(&unknown))?;
             let expires_at = match expires_in {
                 None => None,
                 Some(text) => {

@@ -143,6 +143,22 @@ impl Scope {
     }
 }
 
+/// Scopes that are not scopes, named with the scope each most likely meant:
+/// `unknown scopes: read:shipment (did you mean "read:shipments"?), fly:away`.
+pub fn unknown_scopes(unknown: &[String]) -> String {
+    let known: Vec<String> = Scope::catalogue().iter().map(Scope::to_string).collect();
+    let named: Vec<String> = unknown
+        .iter()
+        .map(|item| {
+            match crate::model::spelling::suggestion(item, known.iter().map(String::as_str)) {
+                Some(close) => format!("{item} (did you mean \"{close}\"?)"),
+                None => item.clone(),
+            }
+        })
+        .collect();
+    format!("unknown scopes: {}", named.join(", "))
+}
+
 impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let access = match self.access {

@@ -78,8 +78,9 @@ fn literal(url: &Url) -> Option<IpAddr> {
     }
 }
 
-const REFUSED: &str =
-    "must not point to a loopback, private, link-local or other non-public address";
+const REFUSED: &str = "must not point to a loopback, private, link-local or other non-public \
+     address (the setting webhooks.allow_private_targets = true allows it, for tests and \
+     private networks)";
 
 /// Checks the address of a literal host; a domain is checked by `resolve`.
 pub fn check_literal(url: &Url, allow_private: bool) -> Result<(), String> {

@@ -38,7 +38,7 @@ pub async fn create(
         }
         Ok(scopes) => scopes,
         Err(unknown) => {
-            errors.add("scopes", format!("unknown scopes: {}", unknown.join(", ")));
+            errors.add("scopes", crate::model::scope::unknown_scopes(&unknown));
             ScopeSet::default()
         }
     };

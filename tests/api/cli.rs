@@ -129,6 +129,23 @@ async fn token_create_with_unknown_scopes_or_a_bad_duration_exits_1() {
         args.extend(extra);
         assert_one_line(&app.cli_fails(&args, 1));
     }
+    let stderr = app.cli_fails(
+        &[
+            "token",
+            "create",
+            "--org",
+            &org.id,
+            "--name",
+            "x",
+            "--scopes",
+            "read:shipment fly:away",
+        ],
+        1,
+    );
+    assert_eq!(
+        stderr.trim(),
+        "error: unknown scopes: read:shipment (did you mean \"read:shipments\"?), fly:away"
+    );
     let listed = app.cli_json(&["token", "list", "--org", &org.id, "--json"]);
     assert_eq!(listed.as_array().map(Vec::len), Some(1));
 }

@@ -86,15 +86,20 @@ async fn a_body_over_max_body_bytes_is_413_and_one_at_the_limit_is_accepted() {
     assert_eq!(updated["name"], "Padded");
 
     for len in [2049, 10_000] {
-        app.send_raw(
-            Method::PUT,
-            &path,
-            Some(&org.token),
-            Some("application/json"),
-            org_update_of_len(len),
-        )
-        .await
-        .problem(413, "payload_too_large");
+        let problem = app
+            .send_raw(
+                Method::PUT,
+                &path,
+                Some(&org.token),
+                Some("application/json"),
+                org_update_of_len(len),
+            )
+            .await
+            .problem(413, "payload_too_large");
+        assert_eq!(
+            problem["detail"],
+            "the request body is larger than 2048 bytes (the server's limits.max_body_bytes)"
+        );
     }
 }
 

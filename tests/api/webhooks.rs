@@ -376,6 +376,14 @@ async fn private_and_loopback_targets_are_refused_unless_allowed() {
             .await
             .problem(400, "validation_failed");
         assert_eq!(error_fields(&problem), ["url"], "{url}: {problem}");
+        // The answer names the setting that would allow it.
+        assert!(
+            problem["errors"][0]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("webhooks.allow_private_targets = true"),
+            "{url}: {problem}"
+        );
     }
     assert_eq!(s.get("/webhooks").await["total"], 0);
 }

@@ -75,8 +75,10 @@ pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<
 fn init_logging(config: &Config) {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log.level));
+    // Colour only for a person at a terminal: a log file or a journal gets plain text.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
     if config.log.format == "json" {
         builder.json().init();

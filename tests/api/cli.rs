@@ -553,12 +553,53 @@ fn free_port() -> u16 {
 
 #[tokio::test]
 async fn serve_answers_until_sigterm_and_then_exits_0() {
+    let log = serve_once(&[]).await;
+    assert!(
+        log.iter().any(|l| l.contains("shut down")),
+        "no shutdown line: {log:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_log_is_plain_text_off_a_terminal_with_rounded_numbers_or_json_when_asked() {
+    let log = serve_once(&[]).await;
+    assert!(
+        !log.iter().any(|l| l.contains('\u{1b}')),
+        "colour codes: {log:?}"
+    );
+    let request = log
+        .iter()
+        .find(|l| l.contains("path=\"/health\"") || l.contains("path=/health"))
+        .unwrap_or_else(|| panic!("no request line: {log:?}"));
+    let latency = request
+        .split("latency_ms=")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no latency: {request}"));
+    let decimals = latency.split_once('.').map_or(0, |(_, d)| d.len());
+    assert!(decimals <= 2 && latency.parse::<f64>().is_ok(), "{request}");
+
+    let log = serve_once(&[("SHIPBASE_LOG__FORMAT", "json")]).await;
+    let request = log
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .find(|line| line["fields"]["path"] == "/health")
+        .unwrap_or_else(|| panic!("no request line: {log:?}"));
+    assert_eq!(request["fields"]["status"], 200, "{request}");
+    let latency = request["fields"]["latency_ms"].as_f64().expect("latency");
+    assert!(latency >= 0.0 && (latency * 100.0 - (latency * 100.0).round()).abs() < 1e-6);
+}
+
+/// Runs `serve` with `env`, asks it for /health once, stops it with SIGTERM, and returns its log
+/// (it exited 0).
+async fn serve_once(env: &[(&str, &str)]) -> Vec<String> {
     let dir = tempfile::tempdir().expect("temp dir");
     let listen = format!("127.0.0.1:{}", free_port());
     let data_dir = dir.path().join("data").display().to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_shipbase"))
         .args(["serve", "--listen", &listen, "--data-dir", &data_dir])
         .env_remove("SHIPBASE_CONFIG")
+        .envs(env.iter().copied())
         .env("RUST_LOG", "info")
         .current_dir(dir.path())
         .stdin(Stdio::null())
@@ -621,10 +662,7 @@ async fn serve_answers_until_sigterm_and_then_exits_0() {
     .expect("join")
     .expect("wait");
     assert_eq!(status.code(), Some(0), "{log:?}");
-    assert!(
-        log.iter().any(|l| l.contains("shut down")),
-        "no shutdown line: {log:?}"
-    );
+    log
 }
 
 #[tokio::test]

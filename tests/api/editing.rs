@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::{
     fixtures::{id_of, order_body, order_channel_body, parcels_of, shipment_body},
-    helpers::{Reply, TestApp, TestOrg},
+    helpers::{Reply, TestApp, TestOrg, error_fields},
 };
 
 async fn patch(app: &TestApp, org: &TestOrg, id: &str, body: Value, content_type: &str) -> Reply {
@@ -160,4 +160,39 @@ async fn moving_a_shipment_to_another_order_settles_both_orders() {
         app.get_order(&org, &id_of(&second)).await["status"],
         "processing"
     );
+}
+
+#[tokio::test]
+async fn a_patch_gets_every_problem_of_the_edited_shipment_at_once() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let (address, carrier) = app.create_address_and_carrier(&org).await;
+    let created = app
+        .create_shipment(&org, shipment_body(&id_of(&address), &id_of(&carrier)))
+        .await;
+    let id = id_of(&created);
+    let problem = patch(
+        &app,
+        &org,
+        &id,
+        json!({
+            "type": "outbund",
+            "senderAddressId": "adr_nowhere",
+            "carrierSettings": {"carrierId": "car_nowhere"},
+        }),
+        MERGE,
+    )
+    .await
+    .problem(400, "validation_failed");
+    assert_eq!(
+        error_fields(&problem),
+        ["type", "senderAddressId", "carrierSettings.carrierId"],
+        "{problem}"
+    );
+    let kept = app
+        .get(&format!("/orgs/{}/shipments/{id}", org.id), &org.token)
+        .await
+        .expect(200);
+    assert_eq!(kept["senderAddressId"], id_of(&address));
+    assert_eq!(kept["type"], "outbound");
 }

@@ -38,3 +38,28 @@ where
         }
     }
 }
+
+/// `checked` inside a unit of work that already holds a connection (`db`): the references are
+/// checked in every case, and the body comes back only when nothing is wrong with it.
+pub fn checked_in<T, C, R>(db: &Reader, input: Input<T>, check: C, references: R) -> Result<T>
+where
+    C: FnOnce(&T, &mut Violations),
+    R: FnOnce(&Reader, &T, &mut Violations) -> Result<()>,
+{
+    match input.checked(check) {
+        Checked::Valid(body) => {
+            let mut found = Violations::new();
+            references(db, &body, &mut found)?;
+            found.finish()?;
+            Ok(body)
+        }
+        Checked::Unreadable(err) => Err(err),
+        Checked::Invalid(errors, None) => Err(problems(errors)),
+        Checked::Invalid(mut errors, Some(body)) => {
+            let mut found = Violations::new();
+            references(db, &body, &mut found)?;
+            errors.merge(found);
+            Err(problems(errors))
+        }
+    }
+}

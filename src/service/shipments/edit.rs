@@ -7,9 +7,9 @@ use crate::{
     error::{Error, FieldError, Result},
     model::shipment::{Shipment, ShipmentBody, ShipmentIn},
     service::{
-        Actor, Ctx, Input, carriers,
-        input::merge_patch::MergePatch,
-        operations as ops, sender_addresses,
+        Actor, Ctx, Input,
+        input::{merge_patch::MergePatch, whole},
+        input_value, operations as ops, sender_addresses,
         shipments::{Change, fill_defaults, open_order, require, save, view_of},
     },
 };
@@ -34,17 +34,18 @@ pub async fn update(
         }
         let current = serde_json::to_value(writable(&before))
             .map_err(|e| Error::internal(format!("cannot write a shipment as JSON: {e}")))?;
-        let mut edited: ShipmentIn = crate::service::decode_value(patch.apply(current))?;
-        edited.validate()?;
-        super::parties::check_printable(&edited.parties)?;
+        // Every problem of the edited shipment at once, its references included.
+        let mut edited: ShipmentIn = whole::checked_in(
+            tx,
+            input_value(patch.apply(current)),
+            |edited: &ShipmentIn, errors| {
+                edited.check(errors);
+                super::parties::printable(&edited.parties, errors);
+            },
+            |db, edited, errors| super::references(db, &org_id, edited, errors),
+        )?;
         let address =
             sender_addresses::require(tx, &org_id, &edited.sender_address_id, "senderAddressId")?;
-        carriers::require(
-            tx,
-            &org_id,
-            &edited.carrier_settings.carrier_id,
-            "carrierSettings.carrierId",
-        )?;
         if let Some(order_id) = &edited.order_id
             && before.order_id.as_ref() != Some(order_id)
         {

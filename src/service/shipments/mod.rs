@@ -249,7 +249,12 @@ pub(crate) fn create_in(
 }
 
 /// The ids a new shipment names that the organization does not have, each one named.
-fn references(db: &Reader, org_id: &str, new: &ShipmentIn, errors: &mut Violations) -> Result<()> {
+pub(super) fn references(
+    db: &Reader,
+    org_id: &str,
+    new: &ShipmentIn,
+    errors: &mut Violations,
+) -> Result<()> {
     let address = &new.sender_address_id;
     sender_addresses::exists(db, org_id, address, "senderAddressId", errors)?;
     let carrier = &new.carrier_settings.carrier_id;

@@ -228,8 +228,15 @@ fn tool_result(outcome: Outcome, revision: Revision) -> Value {
     }
     let mut result = Map::new();
     result.insert("content".into(), Value::Array(content));
-    if revision != Revision::Plain {
-        result.insert("structuredContent".into(), outcome.structured);
+    match (revision, outcome.structured) {
+        (Revision::Plain, _) => {}
+        // These revisions want an object: a list is given as {"data": […]}.
+        (Revision::Structured, list @ Value::Array(_)) => {
+            result.insert("structuredContent".into(), json!({ "data": list }));
+        }
+        (_, structured) => {
+            result.insert("structuredContent".into(), structured);
+        }
     }
     if outcome.is_error {
         result.insert("isError".into(), true.into());

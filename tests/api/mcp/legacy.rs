@@ -82,7 +82,7 @@ async fn requests_need_their_own_live_session() {
 async fn results_have_the_shape_of_each_revision() {
     let app = TestApp::spawn().await;
     let org = app.create_org();
-    let connected = connect(&app, &org, &["read:orgs"]).await;
+    let connected = connect(&app, &org, &["read:orgs", "read:carriers"]).await;
     let rest = app
         .get(&format!("/orgs/{}", org.id), connected.access())
         .await
@@ -96,6 +96,15 @@ async fn results_have_the_shape_of_each_revision() {
         let answer = mcp.call("get_organization", json!({})).await;
         assert_eq!(super::tool_ok(&answer), rest, "{version}");
         assert!(answer.result().get("resultType").is_none());
+        // A list is an object there: {"data": […]}, the REST list inside.
+        let carriers = mcp.call("list_available_carriers", json!({})).await;
+        let structured = &carriers.result()["structuredContent"];
+        assert!(structured.is_object(), "{version}: {}", carriers.text);
+        assert_eq!(
+            structured["data"][0]["slug"], "sandbox",
+            "{version}: {}",
+            carriers.text
+        );
     }
     let mut oldest = Mcp::new(&app, connected.access());
     oldest.initialize("2025-03-26").await;

@@ -65,7 +65,9 @@ pub async fn call(
     let uri = format!("{}{}", crate::service::oauth::issuer(ctx), request.uri());
     let response = idempotent::call(rest(), request, ctx, ctx.config.limits.max_body_bytes).await;
     if response.status().is_success() {
-        succeeded(response, uri).await
+        let mut outcome = succeeded(response, uri).await;
+        redact(&mut outcome.structured);
+        outcome
     } else {
         failed(response).await
     }
@@ -147,6 +149,24 @@ fn request(
     req.extensions_mut().insert(ctx.clone());
     security::act_as(&mut req, actor.clone());
     Ok(req)
+}
+
+/// Signing secrets stay out of a model's context: webhook and order channel secrets are left out
+/// of every tool result (a person reads them in the workbench). Carrier credentials are masked
+/// by the REST answer already; a token just made is the one secret a tool hands over.
+const SECRETS: [&str; 3] = ["secret", "previousSecret", "webhookSecret"];
+
+fn redact(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for key in SECRETS {
+                map.remove(key);
+            }
+            map.values_mut().for_each(redact);
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact),
+        _ => {}
+    }
 }
 
 async fn succeeded(response: poem::Response, uri: String) -> Outcome {

@@ -328,3 +328,48 @@ async fn printers_and_booking_documents_work_through_tools_with_the_rest_checks(
         .expect(200);
     assert_eq!(listed["total"], 2);
 }
+
+#[tokio::test]
+async fn signing_secrets_never_reach_a_model() {
+    let app = TestApp::spawn_with("[webhooks]\nallow_private_targets = true\n").await;
+    let org = app.create_org();
+    let agent = connect(&app, &org, &["write:webhooks", "write:order_channels"]).await;
+    for mut mcp in both(&app, agent.access()).await {
+        let made = mcp
+            .call(
+                "create_webhook",
+                json!({"name": "hook", "url": "http://127.0.0.1:9/hook", "events": ["order.created"]}),
+            )
+            .await;
+        let webhook = tool_ok(&made);
+        assert!(webhook["id"].is_string(), "{}", made.text);
+        assert!(!made.text.contains("whsec_"), "{}", made.text);
+        let id = id_of(&webhook);
+        for (tool, args) in [
+            ("get_webhook", json!({"webhookId": id})),
+            ("list_webhooks", json!({})),
+        ] {
+            let answer = mcp.call(tool, args).await;
+            let found = tool_ok(&answer);
+            assert!(found.is_object(), "{tool}: {}", answer.text);
+            assert!(!answer.text.contains("whsec_"), "{tool}: {}", answer.text);
+            assert!(
+                !answer.text.contains("\"secret\""),
+                "{tool}: {}",
+                answer.text
+            );
+        }
+        // The REST API, for the people who configure receivers, still has it.
+        let rest = app
+            .get(&format!("/orgs/{}/webhooks/{id}", org.id), &org.token)
+            .await
+            .expect(200);
+        assert!(
+            rest["secret"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("whsec_"),
+            "{rest}"
+        );
+    }
+}

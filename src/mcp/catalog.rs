@@ -143,10 +143,7 @@ fn tool(
             "readOnlyHint": operation.kind == Kind::Read,
             "destructiveHint": destructive(operation),
             "idempotentHint": matches!(operation.kind, Kind::Read | Kind::Change | Kind::Delete),
-            "openWorldHint": matches!(
-                operation.id,
-                "book_shipment" | "test_webhook" | "print_test_page" | "replay_webhook_delivery"
-            ),
+            "openWorldHint": open_world(operation),
         },
     });
     Some(Tool {
@@ -161,9 +158,34 @@ fn tool(
 }
 
 /// Operations that remove or end something for good.
+/// Whether the tool may overwrite or end something: deletes, replacements (what the call does
+/// not name is put back to its default), and the actions that cancel, overwrite or take apart
+/// (a status move can cancel; a rule overwrites carrier settings; a split empties a parcel).
 fn destructive(operation: &Operation) -> bool {
-    operation.kind == Kind::Delete
-        || matches!(operation.id, "cancel_order" | "rotate_webhook_secret")
+    matches!(operation.kind, Kind::Delete | Kind::Change)
+        || matches!(
+            operation.id,
+            "cancel_order"
+                | "rotate_webhook_secret"
+                | "set_shipment_status"
+                | "apply_shipping_rule"
+                | "split_parcel"
+                | "batch_split_parcel"
+        )
+}
+
+/// Whether the tool reaches outside Shipbase: a carrier (booking, a return booked with it), a
+/// printer, or a webhook receiver.
+fn open_world(operation: &Operation) -> bool {
+    matches!(
+        operation.id,
+        "book_shipment"
+            | "create_return_shipment"
+            | "print_shipment_documents"
+            | "print_test_page"
+            | "test_webhook"
+            | "replay_webhook_delivery"
+    )
 }
 
 /// `get_shipment` → "Get shipment".
@@ -324,5 +346,17 @@ mod tests {
             ),
             (Some(true), Some(true))
         );
+        let hints = |id: &str| {
+            let tool = find(id).map(|t| &t.definition).cloned().unwrap_or_default();
+            (
+                tool["annotations"]["destructiveHint"].as_bool(),
+                tool["annotations"]["openWorldHint"].as_bool(),
+            )
+        };
+        assert_eq!(hints("set_shipment_status"), (Some(true), Some(false)));
+        assert_eq!(hints("update_carrier"), (Some(true), Some(false)));
+        assert_eq!(hints("create_return_shipment"), (Some(false), Some(true)));
+        assert_eq!(hints("book_shipment"), (Some(false), Some(true)));
+        assert_eq!(hints("create_shipment"), (Some(false), Some(false)));
     }
 }

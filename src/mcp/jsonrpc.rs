@@ -107,6 +107,8 @@ pub struct Failure {
     pub code: i64,
     pub message: String,
     pub data: Option<Value>,
+    /// A `WWW-Authenticate` challenge the HTTP answer carries (a scope step-up).
+    pub challenge: Option<String>,
 }
 
 impl Failure {
@@ -122,7 +124,13 @@ impl Failure {
             code,
             message: message.into(),
             data: None,
+            challenge: None,
         }
+    }
+
+    pub fn with_challenge(mut self, challenge: String) -> Failure {
+        self.challenge = Some(challenge);
+        self
     }
 
     pub fn with_data(mut self, data: Value) -> Failure {

@@ -203,6 +203,9 @@ pub async fn call_tool(
         .and_then(Value::as_str)
         .ok_or_else(|| bad("Invalid params: name must be the tool's name".into()))?;
     let tool = catalog::find(name).ok_or_else(|| bad(format!("Unknown tool: {name}")))?;
+    if !actor.scopes.grants(tool.operation.scope) {
+        return Err(step_up(ctx, message, tool));
+    }
     let arguments = match message.params.get("arguments") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(arguments)) => arguments.clone(),
@@ -218,6 +221,28 @@ pub async fn call_tool(
     };
     let outcome = dispatch::call(ctx, actor, &org_id, tool, arguments).await;
     Ok(tool_result(outcome, revision))
+}
+
+/// A tool outside the connection's grant: HTTP 403 with the challenge that names the permission
+/// it needs, so that the client can ask the person to approve it (step-up) and call again.
+fn step_up(ctx: &Ctx, message: &Message, tool: &Tool) -> Failure {
+    let scope = tool.operation.scope.to_string();
+    let metadata = crate::mcp::metadata_url(ctx);
+    Failure::new(
+        poem::http::StatusCode::FORBIDDEN,
+        message.id.clone(),
+        crate::mcp::jsonrpc::INVALID_REQUEST,
+        format!(
+            "Forbidden: {} needs the permission {scope}, which this connection was not granted",
+            tool.operation.id
+        ),
+    )
+    .with_data(json!({"code": "insufficient_scope", "scope": scope}))
+    .with_challenge(format!(
+        "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{metadata}\", \
+         error_description=\"{} needs {scope}\"",
+        tool.operation.id
+    ))
 }
 
 fn tool_result(outcome: Outcome, revision: Revision) -> Value {

@@ -323,27 +323,30 @@ async fn gate(req: &Request, ctx: &Ctx) -> Result<Actor, Response> {
 
 /// 401 pointing to the protected-resource metadata (RFC 9728 §5.1).
 fn challenge(ctx: &Ctx, invalid: Option<&str>) -> Response {
-    let metadata = format!(
-        "{}/.well-known/oauth-protected-resource{}",
-        oauth::issuer(ctx),
-        oauth::MCP_PATH
-    );
-    let (value, body) = match invalid {
+    let metadata = metadata_url(ctx);
+    let (value, detail) = match invalid {
         Some(why) => (
             format!(
                 "Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{metadata}\""
             ),
-            json!({"error": "invalid_token", "error_description": why}),
+            why.to_string(),
         ),
         None => (
             format!("Bearer resource_metadata=\"{metadata}\""),
-            json!({"error": "unauthorized", "error_description": "sign in with OAuth: see the resource metadata"}),
+            format!(
+                "sign in with OAuth: the resource metadata at {metadata} names the authorization server"
+            ),
         ),
     };
+    // The body is a problem like every other error of the server.
+    let body = json!({
+        "type": "/errors/unauthenticated", "title": "Authentication required", "status": 401,
+        "code": "unauthenticated", "detail": detail,
+    });
     Response::builder()
         .status(StatusCode::UNAUTHORIZED)
         .header(header::WWW_AUTHENTICATE, value)
-        .content_type("application/json")
+        .content_type("application/problem+json")
         .body(body.to_string())
 }
 
@@ -369,7 +372,26 @@ fn failure(framing: Framing, failure: Failure) -> Response {
     } else {
         Framing::Json
     };
-    answer(framing, failure.status, &failure.body())
+    let mut response = answer(framing, failure.status, &failure.body());
+    if let Some(challenge) = failure
+        .challenge
+        .as_deref()
+        .and_then(|c| header::HeaderValue::from_str(c).ok())
+    {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, challenge);
+    }
+    response
+}
+
+/// Where a client learns how to get (more) authority: the protected-resource metadata.
+pub(crate) fn metadata_url(ctx: &Ctx) -> String {
+    format!(
+        "{}/.well-known/oauth-protected-resource{}",
+        oauth::issuer(ctx),
+        oauth::MCP_PATH
+    )
 }
 
 /// A storage failure while handling a message: logged, answered as a JSON-RPC internal error.

@@ -230,3 +230,29 @@ pub fn tool_ok(answer: &Answer) -> Value {
     );
     result["structuredContent"].clone()
 }
+
+/// The scope a 403 step-up challenge names: a call outside the grant is refused over HTTP, with
+/// `WWW-Authenticate: Bearer error="insufficient_scope", scope="…", resource_metadata="…"`.
+#[track_caller]
+pub fn step_up(answer: &Answer) -> String {
+    assert_eq!(answer.status, 403, "{}", answer.text);
+    let challenge = answer.header("www-authenticate");
+    assert!(
+        challenge.starts_with("Bearer error=\"insufficient_scope\""),
+        "{challenge}"
+    );
+    assert!(
+        challenge.contains("resource_metadata=\"http://")
+            && challenge.contains("/.well-known/oauth-protected-resource/mcp\""),
+        "{challenge}"
+    );
+    assert_eq!(answer.body["error"]["data"]["code"], "insufficient_scope");
+    let scope = challenge
+        .split("scope=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(answer.body["error"]["data"]["scope"], scope.as_str());
+    scope
+}

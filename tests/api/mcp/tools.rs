@@ -4,7 +4,7 @@
 use serde_json::json;
 use shipbase::model::scope::Resource;
 
-use super::{Mcp, tool_error, tool_ok};
+use super::{Mcp, step_up, tool_error, tool_ok};
 use crate::{
     browser::connect,
     fixtures::{id_of, shipment_body},
@@ -105,8 +105,8 @@ async fn calls_answer_what_rest_answers_and_refuse_what_rest_refuses() {
             "not_found"
         );
         assert_eq!(
-            tool_error(&mcp.call("get_organization", json!({})).await),
-            "insufficient_scope"
+            step_up(&mcp.call("get_organization", json!({})).await),
+            "read:orgs"
         );
         let mut typo = shipment_body(&id_of(&address), &id_of(&carrier));
         typo["parties"][0]["adress2"] = json!("x");
@@ -276,8 +276,8 @@ async fn printers_and_booking_documents_work_through_tools_with_the_rest_checks(
         json!({"name": "Desk", "kind": "raw", "address": "10.0.0.5:9100", "format": "zpl"});
     for mut mcp in both(&app, reader.access()).await {
         assert_eq!(
-            tool_error(&mcp.call("create_printer", printer.clone()).await),
-            "insufficient_scope"
+            step_up(&mcp.call("create_printer", printer.clone()).await),
+            "write:printers"
         );
     }
     for mut mcp in both(&app, writer.access()).await {
@@ -370,6 +370,28 @@ async fn signing_secrets_never_reach_a_model() {
                 .unwrap_or_default()
                 .starts_with("whsec_"),
             "{rest}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_call_outside_the_grant_is_a_step_up_and_passes_once_the_grant_is_wider() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let narrow = connect(&app, &org, &["read:shipments"]).await;
+    for mut mcp in both(&app, narrow.access()).await {
+        let refused = mcp.call("list_carriers", json!({})).await;
+        assert_eq!(step_up(&refused), "read:carriers");
+    }
+    // The person approves the wider grant; the same call passes.
+    let wider = connect(&app, &org, &["read:shipments", "read:carriers"]).await;
+    for mut mcp in both(&app, wider.access()).await {
+        let listed = mcp.call("list_carriers", json!({})).await;
+        assert_eq!(listed.status, 200, "{}", listed.text);
+        assert!(
+            listed.result()["structuredContent"].is_object(),
+            "{}",
+            listed.text
         );
     }
 }

@@ -108,7 +108,7 @@ pub struct Failure {
     pub message: String,
     pub data: Option<Value>,
     /// A `WWW-Authenticate` challenge the HTTP answer carries (a scope step-up).
-    pub challenge: Option<String>,
+    pub challenge: Option<Box<str>>,
 }
 
 impl Failure {
@@ -129,7 +129,7 @@ impl Failure {
     }
 
     pub fn with_challenge(mut self, challenge: String) -> Failure {
-        self.challenge = Some(challenge);
+        self.challenge = Some(challenge.into_boxed_str());
         self
     }
 

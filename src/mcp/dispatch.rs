@@ -17,7 +17,10 @@ use serde_json::{Map, Value, json};
 use crate::{
     api::{idempotent, problem::ApiError, security},
     error::{Error, FieldError},
-    mcp::catalog::{IDEMPOTENCY_KEY, Tool},
+    mcp::{
+        catalog::{IDEMPOTENCY_KEY, Tool},
+        resources,
+    },
     service::{Actor, Ctx, input::strict},
 };
 
@@ -27,8 +30,10 @@ pub struct Outcome {
     pub is_error: bool,
     /// The REST answer's JSON (a problem on error).
     pub structured: Value,
-    /// A file the operation answered (a label PDF).
+    /// A file the operation answered that is no stored document (merged labels).
     pub file: Option<File>,
+    /// `resource_link`s to the documents the answer names, their bytes left out of it.
+    pub links: Vec<Value>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -58,6 +63,10 @@ pub async fn call(
     tool: &Tool,
     args: Map<String, Value>,
 ) -> Outcome {
+    let document = args
+        .get("documentId")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let request = match request(ctx, actor, org_id, tool, args) {
         Ok(request) => request,
         Err(err) => return failed(ApiError::from(err).into_response()).await,
@@ -67,6 +76,28 @@ pub async fn call(
     if response.status().is_success() {
         let mut outcome = succeeded(response, uri).await;
         redact(&mut outcome.structured);
+        outcome.links = resources::detach(&mut outcome.structured, org_id);
+        // A stored document's file is a link too, not bytes in the answer.
+        if let (Some(file), Some(id)) = (&outcome.file, document) {
+            let format = if file.mime_type.ends_with("zpl") {
+                "zpl"
+            } else {
+                "pdf"
+            };
+            outcome.structured = json!({
+                "documentId": id,
+                "resourceUri": resources::uri(org_id, &id),
+                "contentType": file.mime_type,
+                "size": outcome.structured["size"],
+            });
+            outcome.links = vec![resources::link(
+                org_id,
+                &id,
+                &format!("{id}.{format}"),
+                format,
+            )];
+            outcome.file = None;
+        }
         outcome
     } else {
         failed(response).await
@@ -178,6 +209,7 @@ async fn succeeded(response: poem::Response, uri: String) -> Outcome {
             is_error: false,
             structured,
             file: None,
+            links: Vec::new(),
         };
     }
     let blob = STANDARD.encode(&bytes);
@@ -189,6 +221,7 @@ async fn succeeded(response: poem::Response, uri: String) -> Outcome {
             mime_type: media,
             blob,
         }),
+        links: Vec::new(),
     }
 }
 
@@ -202,6 +235,7 @@ async fn failed(response: poem::Response) -> Outcome {
         is_error: true,
         structured,
         file: None,
+        links: Vec::new(),
     }
 }
 

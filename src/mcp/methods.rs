@@ -154,7 +154,25 @@ pub fn empty_list(message: &Message, key: &str, revision: Revision) -> Result<Va
     })
 }
 
-/// `resources/read` and `prompts/get`: there are none to read or get.
+/// `resources/read`: a document of the connection's organization.
+pub async fn read_resource(
+    ctx: &Ctx,
+    message: &Message,
+    actor: &Actor,
+    revision: Revision,
+) -> Result<Value, Failure> {
+    let org_id = match &actor.principal {
+        Principal::Connection { org_id, .. } | Principal::ApiToken { org_id, .. } => org_id.clone(),
+        _ => return Err(not_found(message)),
+    };
+    let result = crate::mcp::resources::read(ctx, message, actor, &org_id).await?;
+    Ok(match (revision, result) {
+        (Revision::Modern, Value::Object(map)) => modern(map),
+        (_, result) => result,
+    })
+}
+
+/// `prompts/get`, and `resources/read` of something that is not there.
 pub fn not_found(message: &Message) -> Failure {
     let (what, key) = if message.method == "resources/read" {
         ("Resource", "uri")
@@ -226,7 +244,16 @@ pub async fn call_tool(
 /// A tool outside the connection's grant: HTTP 403 with the challenge that names the permission
 /// it needs, so that the client can ask the person to approve it (step-up) and call again.
 fn step_up(ctx: &Ctx, message: &Message, tool: &Tool) -> Failure {
-    let scope = tool.operation.scope.to_string();
+    step_up_for(ctx, message, tool.operation)
+}
+
+/// `step_up` for `operation` (a tool, or what reading a resource stands for).
+pub fn step_up_for(
+    ctx: &Ctx,
+    message: &Message,
+    operation: &crate::service::operations::Operation,
+) -> Failure {
+    let scope = operation.scope.to_string();
     let metadata = crate::mcp::metadata_url(ctx);
     Failure::new(
         poem::http::StatusCode::FORBIDDEN,
@@ -234,14 +261,14 @@ fn step_up(ctx: &Ctx, message: &Message, tool: &Tool) -> Failure {
         crate::mcp::jsonrpc::INVALID_REQUEST,
         format!(
             "Forbidden: {} needs the permission {scope}, which this connection was not granted",
-            tool.operation.id
+            operation.id
         ),
     )
     .with_data(json!({"code": "insufficient_scope", "scope": scope}))
     .with_challenge(format!(
         "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{metadata}\", \
          error_description=\"{} needs {scope}\"",
-        tool.operation.id
+        operation.id
     ))
 }
 
@@ -250,6 +277,10 @@ fn tool_result(outcome: Outcome, revision: Revision) -> Value {
     if let Some(file) = &outcome.file {
         content.push(json!({"type": "resource", "resource": {
             "uri": file.uri, "mimeType": file.mime_type, "blob": file.blob}}));
+    }
+    // Links came with 2025-06-18; the oldest revision finds the URIs in the text.
+    if revision != Revision::Plain {
+        content.extend(outcome.links);
     }
     let mut result = Map::new();
     result.insert("content".into(), Value::Array(content));

@@ -22,6 +22,7 @@ pub mod dispatch;
 pub mod era;
 pub mod jsonrpc;
 mod methods;
+pub mod resources;
 pub mod schema;
 
 use crate::service::access::mcp_sessions::{self as sessions, Session};
@@ -129,7 +130,10 @@ async fn modern(
             "resourceTemplates",
             Revision::Modern,
         )?),
-        "resources/read" | "prompts/get" => Err(methods::not_found(message)),
+        "resources/read" => {
+            result(methods::read_resource(ctx, message, actor, Revision::Modern).await?)
+        }
+        "prompts/get" => Err(methods::not_found(message)),
         _ => Err(methods::removed(message)),
     }
 }
@@ -201,7 +205,8 @@ async fn legacy(
         "resources/templates/list" => {
             result(methods::empty_list(message, "resourceTemplates", revision)?)
         }
-        "resources/read" | "prompts/get" => Err(methods::not_found(message)),
+        "resources/read" => result(methods::read_resource(ctx, message, actor, revision).await?),
+        "prompts/get" => Err(methods::not_found(message)),
         other => Err(Failure::new(
             StatusCode::OK,
             id,

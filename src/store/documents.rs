@@ -64,6 +64,15 @@ pub fn get(db: &Reader, org_id: &str, shipment_id: &str, id: &str) -> Result<Opt
         .optional()?)
 }
 
+/// The shipment document `id` belongs to.
+pub fn shipment_of(db: &Reader, org_id: &str, id: &str) -> Result<Option<String>> {
+    Ok(db
+        .conn
+        .prepare_cached("SELECT shipment_id FROM documents WHERE org_id = ?1 AND id = ?2")?
+        .query_row([org_id, id], |r| r.get(0))
+        .optional()?)
+}
+
 /// The position (from 1) of document `id` among the shipment's documents of its type, in the
 /// order they were made; reads no content.
 pub fn ordinal(db: &Reader, org_id: &str, shipment_id: &str, id: &str) -> Result<Option<usize>> {

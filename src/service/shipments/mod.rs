@@ -34,7 +34,7 @@ mod split;
 mod status;
 mod tracking;
 
-pub use booking::{Download, book, document, preview};
+pub use booking::{Download, book, document, document_by_id, preview};
 pub use edit::update;
 pub use returns::create_return;
 pub use split::{batch_split, split};

@@ -207,57 +207,94 @@ async fn plan_limits_refuse_agent_calls_like_rest() {
 }
 
 #[tokio::test]
-async fn a_label_comes_back_as_a_pdf_resource() {
+async fn documents_come_as_resource_links_read_through_resources_read() {
     let app = TestApp::spawn().await;
     let org = app.create_org();
+    let stranger = app.create_org();
     let (address, carrier) = app.create_address_and_carrier(&org).await;
-    let shipments = format!("/orgs/{}/shipments", org.id);
-    let shipment = app
-        .post(
-            &shipments,
-            &org.token,
-            shipment_body(&id_of(&address), &id_of(&carrier)),
-        )
-        .await
-        .expect(201);
-    let booked = app
-        .post(
-            &format!("{shipments}/{}/book", id_of(&shipment)),
-            &org.token,
-            json!({}),
-        )
-        .await
-        .expect(200);
-    let document = booked["documents"][0]["id"]
-        .as_str()
-        .expect("a label")
-        .to_string();
-    let agent = connect(&app, &org, &["read:shipments"]).await;
-    let mut mcp = Mcp::new(&app, agent.access());
-    let answer = mcp
-        .call(
-            "get_shipment_document",
-            json!({"shipmentId": id_of(&shipment), "documentId": document}),
-        )
-        .await;
-    let result = answer.result();
-    assert_eq!(result["content"][1]["type"], "resource");
-    assert_eq!(
-        result["content"][1]["resource"]["mimeType"],
-        "application/pdf"
-    );
-    let blob = result["content"][1]["resource"]["blob"]
-        .as_str()
-        .unwrap_or_default();
-    use base64::Engine;
-    let pdf = base64::engine::general_purpose::STANDARD
-        .decode(blob)
-        .expect("base64");
-    assert!(pdf.starts_with(b"%PDF"));
-    assert_eq!(
-        result["structuredContent"]["contentType"],
-        "application/pdf"
-    );
+    let mut body = shipment_body(&id_of(&address), &id_of(&carrier));
+    body["parcels"] = json!([{"weight": 1.5}, {"weight": 2.0}]);
+    let agent = connect(&app, &org, &["read:shipments", "write:shipments"]).await;
+    for mut mcp in both(&app, agent.access()).await {
+        let created = tool_ok(&mcp.call("create_shipment", body.clone()).await);
+        let booked = mcp
+            .call("book_shipment", json!({"shipmentId": id_of(&created)}))
+            .await;
+        // Two labels, no bytes: the answer stays small.
+        assert!(booked.text.len() < 8 * 1024, "{} bytes", booked.text.len());
+        let result = booked.result();
+        let documents = result["structuredContent"]["documents"]
+            .as_array()
+            .expect("documents")
+            .clone();
+        assert_eq!(documents.len(), 2, "{}", booked.text);
+        let links: Vec<_> = result["content"]
+            .as_array()
+            .expect("content")
+            .iter()
+            .filter(|c| c["type"] == "resource_link")
+            .cloned()
+            .collect();
+        assert_eq!(links.len(), 2, "{}", booked.text);
+        for (document, link) in documents.iter().zip(&links) {
+            assert!(document.get("content").is_none(), "{document}");
+            let uri = format!("shipbase://orgs/{}/documents/{}", org.id, id_of(document));
+            assert_eq!(document["resourceUri"], uri.as_str());
+            assert_eq!(link["uri"], uri.as_str());
+            assert_eq!(link["mimeType"], "application/pdf");
+        }
+
+        // The file, when it is wanted.
+        let uri = links[0]["uri"].as_str().unwrap_or_default().to_string();
+        let read = if mcp.session.is_some() {
+            mcp.legacy("resources/read", json!({"uri": uri})).await
+        } else {
+            mcp.modern("resources/read", json!({"uri": uri})).await
+        };
+        let contents = &read.result()["contents"][0];
+        assert_eq!(contents["uri"], uri.as_str(), "{}", read.text);
+        assert_eq!(contents["mimeType"], "application/pdf");
+        use base64::Engine;
+        let pdf = base64::engine::general_purpose::STANDARD
+            .decode(contents["blob"].as_str().unwrap_or_default())
+            .expect("base64");
+        assert!(pdf.starts_with(b"%PDF"));
+
+        // get_shipment_document links to the same resource instead of inlining it.
+        let answer = mcp
+            .call(
+                "get_shipment_document",
+                json!({"shipmentId": id_of(&created), "documentId": id_of(&documents[0])}),
+            )
+            .await;
+        let result = answer.result();
+        assert!(!answer.text.contains("JVBER"), "{}", answer.text);
+        assert_eq!(result["structuredContent"]["resourceUri"], uri.as_str());
+        assert_eq!(
+            result["structuredContent"]["contentType"],
+            "application/pdf"
+        );
+        assert_eq!(result["content"][1]["type"], "resource_link");
+
+        // Another organization's document, or no document at all, is not found.
+        let foreign = format!(
+            "shipbase://orgs/{}/documents/{}",
+            stranger.id,
+            id_of(&documents[0])
+        );
+        for missing in [
+            foreign,
+            format!("shipbase://orgs/{}/documents/doc_nope", org.id),
+        ] {
+            let read = if mcp.session.is_some() {
+                mcp.legacy("resources/read", json!({"uri": missing})).await
+            } else {
+                mcp.modern("resources/read", json!({"uri": missing})).await
+            };
+            assert_eq!(read.code(), -32602, "{}", read.text);
+            assert_eq!(read.body["error"]["data"]["uri"], missing.as_str());
+        }
+    }
 }
 
 #[tokio::test]

@@ -35,6 +35,16 @@ pub async fn document(
     })
 }
 
+/// A document of the organization by its id alone (an agent's resource link names no shipment).
+pub async fn by_id(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Download> {
+    actor.authorize(org_id, &ops::GET_SHIPMENT_DOCUMENT)?;
+    let shipment_id = ctx
+        .db
+        .point(|db| store::documents::shipment_of(db, org_id, id))?
+        .ok_or(Error::NotFound)?;
+    document(ctx, actor, org_id, &shipment_id, id).await
+}
+
 /// How wide a document's preview is drawn, in pixels.
 const PREVIEW_WIDTH: u16 = 600;
 

@@ -9,7 +9,7 @@ mod download;
 mod labels;
 
 pub(in crate::service::shipments) use attempt::guard;
-pub use download::{Download, document, preview};
+pub use download::{Download, by_id as document_by_id, document, preview};
 
 use crate::{
     carriers,

@@ -244,32 +244,7 @@ pub async fn call_tool(
 /// A tool outside the connection's grant: HTTP 403 with the challenge that names the permission
 /// it needs, so that the client can ask the person to approve it (step-up) and call again.
 fn step_up(ctx: &Ctx, message: &Message, tool: &Tool) -> Failure {
-    step_up_for(ctx, message, tool.operation)
-}
-
-/// `step_up` for `operation` (a tool, or what reading a resource stands for).
-pub fn step_up_for(
-    ctx: &Ctx,
-    message: &Message,
-    operation: &crate::service::operations::Operation,
-) -> Failure {
-    let scope = operation.scope.to_string();
-    let metadata = crate::mcp::metadata_url(ctx);
-    Failure::new(
-        poem::http::StatusCode::FORBIDDEN,
-        message.id.clone(),
-        crate::mcp::jsonrpc::INVALID_REQUEST,
-        format!(
-            "Forbidden: {} needs the permission {scope}, which this connection was not granted",
-            operation.id
-        ),
-    )
-    .with_data(json!({"code": "insufficient_scope", "scope": scope}))
-    .with_challenge(format!(
-        "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{metadata}\", \
-         error_description=\"{} needs {scope}\"",
-        operation.id
-    ))
+    crate::mcp::step_up::challenge(ctx, message, tool.operation)
 }
 
 fn tool_result(outcome: Outcome, revision: Revision) -> Value {

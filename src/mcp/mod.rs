@@ -24,6 +24,7 @@ pub mod jsonrpc;
 mod methods;
 pub mod resources;
 pub mod schema;
+mod step_up;
 
 use crate::service::access::mcp_sessions::{self as sessions, Session};
 use era::Era;

@@ -109,7 +109,7 @@ pub async fn read(
             "mimeType": media_type(&found.document.format),
             "blob": STANDARD.encode(&found.document.content.0),
         }]})),
-        Err(Error::InsufficientScope(_)) => Err(crate::mcp::methods::step_up_for(
+        Err(Error::InsufficientScope(_)) => Err(crate::mcp::step_up::challenge(
             ctx,
             message,
             &crate::service::operations::GET_SHIPMENT_DOCUMENT,

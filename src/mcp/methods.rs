@@ -115,7 +115,13 @@ pub fn initialize(actor: &Actor, requested: Option<&str>) -> (String, Value) {
 }
 
 /// `tools/list`: every tool the actor may call, in one page.
-pub fn list_tools(message: &Message, actor: &Actor, revision: Revision) -> Result<Value, Failure> {
+/// `tools/list`: the tools the connection may call, narrowed to `toolsets` when given.
+pub fn list_tools(
+    message: &Message,
+    actor: &Actor,
+    revision: Revision,
+    toolsets: Option<&[crate::model::scope::Resource]>,
+) -> Result<Value, Failure> {
     if message.params.get("cursor").is_some_and(|c| !c.is_null()) {
         return Err(Failure::new(
             poem::http::StatusCode::OK,
@@ -125,6 +131,14 @@ pub fn list_tools(message: &Message, actor: &Actor, revision: Revision) -> Resul
         ));
     }
     let tools: Vec<Value> = visible(actor)
+        .filter(|tool| {
+            toolsets.is_none_or(|sets| {
+                tool.operation
+                    .scope
+                    .resource
+                    .is_some_and(|r| sets.contains(&r))
+            })
+        })
         .map(|tool| definition(tool, revision))
         .collect();
     let result = json!({"tools": tools})

@@ -14,6 +14,7 @@ use serde_json::json;
 use crate::{
     api::security,
     error::Error,
+    model::scope::Resource,
     service::{Actor, Ctx, access::actor::Principal, oauth},
 };
 
@@ -122,7 +123,12 @@ async fn modern(
     era::check_modern(message, req.headers())?;
     match message.method.as_str() {
         "server/discover" => result(methods::discover(actor)),
-        "tools/list" => result(methods::list_tools(message, actor, Revision::Modern)?),
+        "tools/list" => result(methods::list_tools(
+            message,
+            actor,
+            Revision::Modern,
+            toolsets(req, message)?.as_deref(),
+        )?),
         "tools/call" => result(methods::call_tool(ctx, message, actor, Revision::Modern).await?),
         "prompts/list" => result(methods::empty_list(message, "prompts", Revision::Modern)?),
         "resources/list" => result(methods::empty_list(message, "resources", Revision::Modern)?),
@@ -199,7 +205,12 @@ async fn legacy(
     }
     match message.method.as_str() {
         "ping" => result(json!({})),
-        "tools/list" => result(methods::list_tools(message, actor, revision)?),
+        "tools/list" => result(methods::list_tools(
+            message,
+            actor,
+            revision,
+            toolsets(req, message)?.as_deref(),
+        )?),
         "tools/call" => result(methods::call_tool(ctx, message, actor, revision).await?),
         "prompts/list" => result(methods::empty_list(message, "prompts", revision)?),
         "resources/list" => result(methods::empty_list(message, "resources", revision)?),
@@ -253,6 +264,40 @@ async fn session_of(
             "Session not found: start a new one with initialize",
         )),
     }
+}
+
+/// The resources `?toolsets=shipments,orders` narrows the tool list to (all when not given): a
+/// client that needs a few tools need not load every schema.
+fn toolsets(req: &Request, message: &Message) -> Result<Option<Vec<Resource>>, Failure> {
+    let Some(given) = req
+        .uri()
+        .query()
+        .into_iter()
+        .flat_map(|q| url::form_urlencoded::parse(q.as_bytes()))
+        .find(|(key, _)| key == "toolsets")
+        .map(|(_, value)| value.into_owned())
+    else {
+        return Ok(None);
+    };
+    let mut chosen = Vec::new();
+    for name in given.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match Resource::from_name(name) {
+            Some(resource) => chosen.push(resource),
+            None => {
+                let known: Vec<&str> = Resource::ALL.iter().map(|r| r.name()).collect();
+                return Err(Failure::new(
+                    StatusCode::BAD_REQUEST,
+                    message.id.clone(),
+                    jsonrpc::INVALID_PARAMS,
+                    format!(
+                        "Invalid params: unknown toolset {name:?}; toolsets: {}",
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Some(chosen))
 }
 
 /// GET: no server-initiated stream is offered.

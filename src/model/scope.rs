@@ -67,7 +67,7 @@ impl Resource {
         }
     }
 
-    fn from_name(name: &str) -> Option<Resource> {
+    pub fn from_name(name: &str) -> Option<Resource> {
         Resource::ALL.into_iter().find(|r| r.name() == name)
     }
 }

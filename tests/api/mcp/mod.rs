@@ -51,6 +51,8 @@ pub struct Mcp<'a> {
     /// Legacy: the session and its protocol version once initialized.
     pub session: Option<String>,
     pub version: Option<String>,
+    /// The endpoint's path and query (`/mcp`, or `/mcp?toolsets=…`).
+    pub path: String,
     next_id: i64,
 }
 
@@ -61,6 +63,7 @@ impl<'a> Mcp<'a> {
             token: Some(token.to_string()),
             session: None,
             version: None,
+            path: "/mcp".into(),
             next_id: 0,
         }
     }
@@ -70,7 +73,7 @@ impl<'a> Mcp<'a> {
         let mut req = self
             .app
             .client
-            .request(Method::POST, self.app.url("/mcp"))
+            .request(Method::POST, self.app.url(&self.path))
             .header("content-type", "application/json")
             .body(body.to_string());
         if let Some(token) = &self.token {

@@ -432,3 +432,40 @@ async fn a_call_outside_the_grant_is_a_step_up_and_passes_once_the_grant_is_wide
         );
     }
 }
+
+#[tokio::test]
+async fn toolsets_narrow_the_tool_list() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let agent = connect(
+        &app,
+        &org,
+        &["write:shipments", "write:orders", "write:carriers"],
+    )
+    .await;
+    for mut mcp in both(&app, agent.access()).await {
+        let all = mcp.tool_names().await;
+        mcp.path = "/mcp?toolsets=orders".into();
+        let orders = mcp.tool_names().await;
+        assert!(!orders.is_empty() && orders.len() < all.len(), "{orders:?}");
+        assert!(orders.iter().all(|n| n.contains("order")), "{orders:?}");
+        mcp.path = "/mcp?toolsets=orders,carriers".into();
+        let two = mcp.tool_names().await;
+        assert!(two.contains(&"list_carriers".to_string()) && two.len() > orders.len());
+        // A tool outside the toolsets can still be called.
+        let listed = mcp.call("list_shipments", json!({})).await;
+        assert_eq!(listed.status, 200, "{}", listed.text);
+        mcp.path = "/mcp?toolsets=parcels".into();
+        let answer = if mcp.session.is_some() {
+            mcp.legacy("tools/list", json!({})).await
+        } else {
+            mcp.modern("tools/list", json!({})).await
+        };
+        assert_eq!(answer.status, 400, "{}", answer.text);
+        assert!(
+            answer.text.contains("toolsets: orgs, shipments"),
+            "{}",
+            answer.text
+        );
+    }
+}

@@ -72,7 +72,9 @@ impl Sender {
             .no_proxy()
             .timeout(TIMEOUT)
             .connect_timeout(TIMEOUT)
-            .user_agent(concat!("Shipbase-Webhooks/", env!("CARGO_PKG_VERSION")))
+            // Webhook deliveries say so on each request; other fetches (client metadata
+            // documents) are the server's own.
+            .user_agent(concat!("Shipbase/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| format!("cannot build the webhook client: {e}"))?;
         Ok(self.client.get_or_init(|| client))
@@ -105,6 +107,10 @@ impl Sender {
             .client()?
             .post(url)
             .header("content-type", "application/json")
+            .header(
+                "user-agent",
+                concat!("Shipbase-Webhooks/", env!("CARGO_PKG_VERSION")),
+            )
             .header("webhook-id", request.id)
             .header("webhook-timestamp", request.timestamp.to_string())
             .header("webhook-signature", request.signature)

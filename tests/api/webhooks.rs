@@ -497,6 +497,13 @@ async fn a_rotated_secret_signs_beside_the_old_one() {
     let delivery = s.receiver.wait_for("/rotated", 1).await.remove(0);
     assert_eq!(delivery.header("webhook-signature").split(' ').count(), 2);
     assert!(delivery.signed_with(new) && delivery.signed_with(old));
+    assert!(
+        delivery
+            .header("user-agent")
+            .starts_with("Shipbase-Webhooks/"),
+        "{:?}",
+        delivery.header("user-agent")
+    );
 }
 
 #[tokio::test]

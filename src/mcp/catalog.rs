@@ -138,6 +138,7 @@ fn tool(
         "title": title(operation.id),
         "description": description(operation, op),
         "inputSchema": input,
+        "outputSchema": crate::mcp::output::schema_of(operation.id, op, components),
         "annotations": {
             "title": title(operation.id),
             "readOnlyHint": operation.kind == Kind::Read,
@@ -358,5 +359,34 @@ mod tests {
         assert_eq!(hints("create_return_shipment"), (Some(false), Some(true)));
         assert_eq!(hints("book_shipment"), (Some(false), Some(true)));
         assert_eq!(hints("create_shipment"), (Some(false), Some(false)));
+    }
+
+    #[test]
+    fn every_tool_has_an_output_schema_without_document_bytes_or_secrets() {
+        for tool in tools() {
+            let schema = &tool.definition["outputSchema"];
+            assert!(
+                schema["type"] == "object" || schema["type"] == "array",
+                "{}: {schema}",
+                tool.operation.id
+            );
+            let text = schema.to_string();
+            assert!(!text.contains("\"secret\""), "{}", tool.operation.id);
+            assert!(!text.contains("\"$ref\""), "{}: {text}", tool.operation.id);
+        }
+        let shipment = find("get_shipment")
+            .map(|t| &t.definition)
+            .cloned()
+            .unwrap_or_default();
+        let status = &shipment["outputSchema"]["properties"]["status"];
+        assert_eq!(status["enum"][0], "draft", "{status}");
+        let book = find("get_shipment_document")
+            .map(|t| &t.definition)
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(
+            book["outputSchema"]["required"],
+            json!(["documentId", "resourceUri", "contentType", "size"])
+        );
     }
 }

@@ -206,10 +206,21 @@ pub fn not_found(message: &Message) -> Failure {
 /// A tool's definition with only the fields its revision knows.
 fn definition(tool: &Tool, revision: Revision) -> Value {
     let mut definition = tool.definition.clone();
-    if revision == Revision::Plain
-        && let Some(map) = definition.as_object_mut()
-    {
-        map.remove("title");
+    if let Some(map) = definition.as_object_mut() {
+        match revision {
+            // 2025-03-26 knows neither titles nor output schemas.
+            Revision::Plain => {
+                map.remove("title");
+                map.remove("outputSchema");
+            }
+            Revision::Structured => {
+                if let Some(schema) = map.get("outputSchema") {
+                    let object = crate::mcp::output::for_legacy(schema);
+                    map.insert("outputSchema".into(), object);
+                }
+            }
+            Revision::Modern => {}
+        }
     }
     definition
 }

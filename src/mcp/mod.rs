@@ -23,6 +23,7 @@ pub mod dispatch;
 pub mod era;
 pub mod jsonrpc;
 mod methods;
+pub mod output;
 pub mod resources;
 pub mod schema;
 mod step_up;

@@ -156,14 +156,51 @@ impl<'a> Mcp<'a> {
         .await
     }
 
-    /// `tools/call` in this client's era (legacy once initialized).
+    /// `tools/call` in this client's era (legacy once initialized). A successful result is
+    /// checked against the tool's `outputSchema` from this era's `tools/list`, so every tool the
+    /// suite calls proves its schema.
     pub async fn call(&mut self, name: &str, arguments: Value) -> Answer {
         let params = json!({"name": name, "arguments": arguments});
-        if self.session.is_some() {
+        let answer = if self.session.is_some() {
             self.legacy("tools/call", params).await
         } else {
             self.modern("tools/call", params).await
+        };
+        let result = &answer.body["result"];
+        let plain = self.version.as_deref() == Some("2025-03-26");
+        if answer.status == 200 && result.is_object() && result["isError"] != true && !plain {
+            let schema = self.output_schema(name).await;
+            let structured = &result["structuredContent"];
+            let validator = jsonschema::validator_for(&schema)
+                .unwrap_or_else(|e| panic!("{name}: the outputSchema is no JSON Schema: {e}"));
+            let problems: Vec<String> = validator
+                .iter_errors(structured)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            assert!(
+                problems.is_empty(),
+                "{name} ({:?}): the result does not fit its outputSchema: {problems:?}\n{structured}",
+                self.version
+            );
         }
+        answer
+    }
+
+    /// The `outputSchema` `tools/list` shows for tool `name` in this era.
+    async fn output_schema(&mut self, name: &str) -> Value {
+        // The whole list, whatever toolsets the client narrowed its own to.
+        let path = std::mem::replace(&mut self.path, "/mcp".into());
+        let answer = if self.session.is_some() {
+            self.legacy("tools/list", json!({})).await
+        } else {
+            self.modern("tools/list", json!({})).await
+        };
+        self.path = path;
+        answer.result()["tools"]
+            .as_array()
+            .and_then(|tools| tools.iter().find(|t| t["name"] == name))
+            .map(|tool| tool["outputSchema"].clone())
+            .unwrap_or_else(|| panic!("{name} has no outputSchema: {}", answer.text))
     }
 
     pub async fn tool_names(&mut self) -> Vec<String> {

@@ -25,6 +25,7 @@ pub mod security;
 pub mod sender_addresses;
 pub mod shipments;
 pub mod shipping_rules;
+mod text_enums;
 pub mod webhooks;
 
 #[derive(Tags)]

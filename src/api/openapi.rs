@@ -27,6 +27,7 @@ pub fn document() -> &'static Value {
         describe_operations(&mut document);
         prune_schemas(&mut document);
         mark_nullable(&mut document);
+        super::text_enums::apply(&mut document);
         close_request_objects(&mut document);
         document
     })

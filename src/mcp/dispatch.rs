@@ -225,7 +225,7 @@ async fn succeeded(response: poem::Response, uri: String) -> Outcome {
     }
 }
 
-async fn failed(response: poem::Response) -> Outcome {
+pub async fn failed(response: poem::Response) -> Outcome {
     let status = response.status();
     let bytes = response.into_body().into_vec().await.unwrap_or_default();
     let structured = serde_json::from_slice(&bytes).unwrap_or_else(|_| {

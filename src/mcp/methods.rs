@@ -140,6 +140,15 @@ pub fn list_tools(
             })
         })
         .map(|tool| definition(tool, revision))
+        .chain(
+            crate::mcp::tasks::tasks()
+                .iter()
+                .filter(|task| crate::mcp::tasks::allowed(task, actor))
+                .filter(|task| {
+                    toolsets.is_none_or(|sets| crate::mcp::tasks::in_toolsets(task, sets))
+                })
+                .map(|task| task_definition(&task.definition, revision)),
+        )
         .collect();
     let result = json!({"tools": tools})
         .as_object()
@@ -225,6 +234,28 @@ fn definition(tool: &Tool, revision: Revision) -> Value {
     definition
 }
 
+/// The organization a connection or token works in.
+fn organization(actor: &Actor) -> Option<String> {
+    match &actor.principal {
+        Principal::Connection { org_id, .. } | Principal::ApiToken { org_id, .. } => {
+            Some(org_id.clone())
+        }
+        _ => None,
+    }
+}
+
+/// A task tool's definition in `revision`'s terms (as `definition` does for the others).
+fn task_definition(definition: &Value, revision: Revision) -> Value {
+    let mut definition = definition.clone();
+    if let Some(map) = definition.as_object_mut()
+        && revision == Revision::Plain
+    {
+        map.remove("title");
+        map.remove("outputSchema");
+    }
+    definition
+}
+
 /// `tools/call`: the REST operation with the connection's actor, in its organization.
 pub async fn call_tool(
     ctx: &Ctx,
@@ -245,6 +276,21 @@ pub async fn call_tool(
         .get("name")
         .and_then(Value::as_str)
         .ok_or_else(|| bad("Invalid params: name must be the tool's name".into()))?;
+    if let Some(task) = crate::mcp::tasks::find(name) {
+        if !crate::mcp::tasks::allowed(task, actor) {
+            return Err(crate::mcp::step_up::challenge(ctx, message, task.needs[0]));
+        }
+        let arguments = match message.params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(arguments)) => arguments.clone(),
+            Some(_) => return Err(bad("Invalid params: arguments must be an object".into())),
+        };
+        let org_id = organization(actor).ok_or_else(|| {
+            bad("Invalid params: this credential belongs to no organization".into())
+        })?;
+        let outcome = crate::mcp::tasks::call(ctx, actor, &org_id, task, arguments).await;
+        return Ok(tool_result(outcome, revision));
+    }
     let tool = catalog::find(name).ok_or_else(|| bad(format!("Unknown tool: {name}")))?;
     if !actor.scopes.grants(tool.operation.scope) {
         return Err(step_up(ctx, message, tool));

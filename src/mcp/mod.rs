@@ -27,6 +27,7 @@ pub mod output;
 pub mod resources;
 pub mod schema;
 mod step_up;
+pub mod tasks;
 
 use crate::service::access::mcp_sessions::{self as sessions, Session};
 use era::Era;

@@ -32,6 +32,7 @@ pub mod housekeeping;
 pub mod input;
 pub mod jobs;
 pub mod live;
+pub mod lookup;
 pub mod members;
 pub mod oauth;
 pub mod operations;

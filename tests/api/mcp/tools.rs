@@ -33,7 +33,9 @@ async fn the_tool_list_follows_the_permissions() {
                 "get_shipment_document",
                 "merge_documents",
                 "list_orders",
-                "get_order"
+                "get_order",
+                "track",
+                "find"
             ]
         );
     }
@@ -45,9 +47,10 @@ async fn the_tool_list_follows_the_permissions() {
     let everything = connect(&app, &org, &writes).await;
     let mut mcp = Mcp::new(&app, everything.access());
     let names = mcp.tool_names().await;
+    // One tool per operation, and the two task tools.
     assert_eq!(
         names.len(),
-        shipbase::service::operations::ALL.len(),
+        shipbase::service::operations::ALL.len() + 2,
         "{names:?}"
     );
 }
@@ -448,7 +451,10 @@ async fn toolsets_narrow_the_tool_list() {
         mcp.path = "/mcp?toolsets=orders".into();
         let orders = mcp.tool_names().await;
         assert!(!orders.is_empty() && orders.len() < all.len(), "{orders:?}");
-        assert!(orders.iter().all(|n| n.contains("order")), "{orders:?}");
+        assert!(
+            orders.iter().all(|n| n.contains("order") || n == "find"),
+            "{orders:?}"
+        );
         mcp.path = "/mcp?toolsets=orders,carriers".into();
         let two = mcp.tool_names().await;
         assert!(two.contains(&"list_carriers".to_string()) && two.len() > orders.len());
@@ -468,4 +474,72 @@ async fn toolsets_narrow_the_tool_list() {
             answer.text
         );
     }
+}
+
+#[tokio::test]
+async fn track_and_find_answer_in_one_small_call() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let (address, carrier) = app.create_address_and_carrier(&org).await;
+    let mut body = shipment_body(&id_of(&address), &id_of(&carrier));
+    body["reference"] = json!("ORDER-7001");
+    body["parcels"] = json!([{"weight": 1.0}, {"weight": 2.0}]);
+    let shipment = app
+        .post(&format!("/orgs/{}/shipments", org.id), &org.token, body)
+        .await
+        .expect(201);
+    let booked = app
+        .post(
+            &format!("/orgs/{}/shipments/{}/book", org.id, id_of(&shipment)),
+            &org.token,
+            json!({}),
+        )
+        .await
+        .expect(200);
+    let number = booked["parcels"][1]["trackingNumber"]
+        .as_str()
+        .expect("a tracking number")
+        .to_string();
+    let agent = connect(&app, &org, &["read:shipments"]).await;
+    for mut mcp in both(&app, agent.access()).await {
+        for query in [number.as_str(), "ORDER-7001"] {
+            let answer = mcp.call("track", json!({"query": query})).await;
+            let found = &answer.result()["structuredContent"];
+            assert_eq!(
+                found["shipments"][0]["id"],
+                id_of(&shipment),
+                "{query}: {}",
+                answer.text
+            );
+            assert_eq!(
+                found["shipments"][0]["status"], booked["status"],
+                "{}",
+                answer.text
+            );
+            assert_eq!(
+                found["shipments"][0]["parcels"][1]["trackingNumber"],
+                number.as_str()
+            );
+            assert!(answer.text.len() < 4096, "{} bytes", answer.text.len());
+        }
+        let none = mcp.call("track", json!({"query": "NOTHING-LIKE-IT"})).await;
+        assert_eq!(none.result()["structuredContent"]["shipments"], json!([]));
+        let found = mcp.call("find", json!({"query": "ORDER-7001"})).await;
+        let structured = &found.result()["structuredContent"];
+        assert_eq!(
+            structured["shipments"][0]["reference"], "ORDER-7001",
+            "{}",
+            found.text
+        );
+        // Orders are not in this grant: left out, not refused.
+        assert!(structured.get("orders").is_none(), "{}", found.text);
+        let typo = mcp.call("track", json!({"qeury": "x"})).await;
+        assert_eq!(tool_error(&typo), "validation_failed");
+    }
+    let orders_only = connect(&app, &org, &["read:orders"]).await;
+    let mut mcp = Mcp::new(&app, orders_only.access());
+    assert_eq!(
+        step_up(&mcp.call("track", json!({"query": "x"})).await),
+        "read:shipments"
+    );
 }

@@ -115,7 +115,9 @@ async fn api_tokens_work_too_within_their_scopes() {
             "list_shipments",
             "get_shipment",
             "get_shipment_document",
-            "merge_documents"
+            "merge_documents",
+            "track",
+            "find"
         ]
     );
     let listed = super::tool_ok(&mcp.call("list_shipments", json!({})).await);

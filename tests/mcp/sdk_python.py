@@ -22,6 +22,7 @@ led there), a summary, and exits non-zero if any check failed.
 from __future__ import annotations
 
 import asyncio
+import base64
 import html
 import json
 import os
@@ -473,6 +474,46 @@ async def run_mode(mode: str, summary: dict[str, Any]) -> None:
             check(not result.is_error and address_id in ids,
                   f"[{label}] list_sender_addresses includes it", result_dump(result))
             count_before = listed.get("total")
+
+            # A list result (available carriers) and a booking, each checked by the SDK against
+            # the tool's outputSchema; in the 2025 revisions a list comes as {"data": [...]}.
+            result = await client.call_tool("list_available_carriers", {})
+            available = result.structured_content
+            slugs = [c.get("slug") for c in (available if isinstance(available, list)
+                                             else (available or {}).get("data", []))]
+            check(not result.is_error and "sandbox" in slugs
+                  and (isinstance(available, list) if mode == "auto" else isinstance(available, dict)),
+                  f"[{label}] list_available_carriers: the carrier types, "
+                  f"{'a list' if mode == 'auto' else 'an object with data'} that fits its outputSchema",
+                  result_dump(result))
+            result = await client.call_tool("create_carrier", {
+                "name": f"Sandbox {mode}", "carrierSlug": "sandbox", "config": {},
+                "senderAddressId": address_id})
+            carrier_id = structured(result).get("id")
+            check(not result.is_error and bool(carrier_id), f"[{label}] create_carrier ({carrier_id})",
+                  result_dump(result))
+            result = await client.call_tool("create_shipment", {
+                "reference": f"SDK-{mode}", "senderAddressId": address_id, "type": "outbound",
+                "parties": [{"type": "receiver", "name": "Jane Doe", "address1": "Storgatan 1",
+                             "postalCode": "11122", "city": "Stockholm", "countryCode": "SE"}],
+                "carrierSettings": {"carrierId": carrier_id, "productId": "standard"},
+                "parcels": [{"weight": 1.0}, {"weight": 2.5}]})
+            shipment_id = structured(result).get("id")
+            check(not result.is_error and bool(shipment_id), f"[{label}] create_shipment ({shipment_id})",
+                  result_dump(result))
+            result = await client.call_tool("book_shipment", {"shipmentId": shipment_id})
+            booked = structured(result)
+            links = [b for b in result.content if getattr(b, "type", None) == "resource_link"]
+            size = len(json.dumps(result_dump(result)))
+            info["book_shipment_bytes"] = size
+            check(not result.is_error and len(booked.get("documents", [])) == 2 and len(links) == 2
+                  and size < 8192,
+                  f"[{label}] book_shipment: two labels as resource links, {size} bytes in all",
+                  {"documents": len(booked.get("documents", [])), "links": len(links), "bytes": size})
+            read = await client.read_resource(links[0].uri)
+            blob = getattr(read.contents[0], "blob", "") if read.contents else ""
+            check(base64.b64decode(blob)[:4] == b"%PDF",
+                  f"[{label}] resources/read of the first label gives its PDF", str(links[0].uri))
 
             result = await client.call_tool("create_sender_address", {"nmae": "x", **SENDER_ADDRESS})
             error = structured(result)

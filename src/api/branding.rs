@@ -28,7 +28,7 @@ impl BrandingApi {
     }
 
     /// Fields left out keep their value; `null` puts one back to its default. A logo that is
-    /// no PNG or SVG, or larger than 256 KB decoded, is 400 on `logo`.
+    /// no PNG or SVG, or larger than 256 KB decoded, is refused naming `logo`.
     #[oai(
         path = "/orgs/:orgId/branding",
         method = "put",

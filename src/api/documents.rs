@@ -25,7 +25,7 @@ pub enum MergedPdf {
 
 #[OpenApi(tag = "ApiTags::Shipments")]
 impl DocumentsApi {
-    /// 404 when a shipment is not the organization's; 409 when one has no such PDF document.
+    /// A shipment of another organization is not found; one without such a PDF document is refused.
     #[oai(
         path = "/orgs/:orgId/documents/merge",
         method = "post",

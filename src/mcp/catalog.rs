@@ -205,10 +205,18 @@ fn description(operation: &Operation, op: &Value) -> String {
     if let Some(hint) = guidance(operation.id) {
         parts.push(hint.to_string());
     }
+    if operation.id == "set_shipment_status" {
+        parts.push(format!(
+            "The moves allowed: {}.",
+            crate::model::status::ShipmentStatus::moves_text()
+        ));
+    }
+    // The REST details, less what only concerns HTTP (content types): the tool sends for itself.
     let details = op["description"].as_str().unwrap_or_default();
     let details: Vec<&str> = details
         .split("\n\n")
         .filter(|p| !p.starts_with("Scope:") && *p != operation.summary && !p.trim().is_empty())
+        .filter(|p| !p.contains("application/"))
         .collect();
     parts.extend(details.iter().map(|d| d.to_string()));
     parts.push(format!("Needs the permission {}.", operation.scope));

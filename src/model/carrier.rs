@@ -15,7 +15,7 @@ use crate::model::sender_address::SenderAddress;
 pub struct CarrierIn {
     #[oai(validator(min_length = 1))]
     pub name: String,
-    /// The carrier type: a `slug` of GET /orgs/{orgId}/available-carriers.
+    /// The carrier type: the `slug` of one of the available carrier types.
     #[oai(validator(min_length = 1))]
     pub carrier_slug: String,
     /// Settings of the carrier type; its `requiredFields` must be present.

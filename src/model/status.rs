@@ -70,6 +70,23 @@ impl ShipmentStatus {
             .any(|(source, targets)| *source == self && targets.contains(&to))
     }
 
+    /// The moves the machine allows, for people and models: `draft → pending or cancelled;
+    /// …`; a status that allows none is final.
+    pub fn moves_text() -> String {
+        MOVES
+            .iter()
+            .map(|(from, to)| {
+                let targets: Vec<&str> = to.iter().map(|s| s.as_str()).collect();
+                if targets.is_empty() {
+                    format!("{} is final", from.as_str())
+                } else {
+                    format!("{} → {}", from.as_str(), targets.join(" or "))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
     /// Statuses in which a shipment's contents may still change (split, rules, editing).
     pub fn is_unbooked(self) -> bool {
         matches!(self, S::Draft | S::Pending | S::OnHold | S::Error)

@@ -185,7 +185,7 @@ operations! {
     RENAME_API_TOKEN = "rename_api_token", write(ApiTokens), Change,
         "Rename an API token.";
     REVOKE_API_TOKEN = "revoke_api_token", write(ApiTokens), Delete,
-        "Revoke an API token; its next request gets 401.";
+        "Revoke an API token; its next request is refused as unauthenticated.";
 
     CREATE_WEBHOOK = "create_webhook", write(Webhooks), Create,
         "Create a webhook endpoint for some of the organization's events; the answer holds its signing secret.";

@@ -16,7 +16,7 @@ pub struct ShipmentStatusApi;
 
 #[OpenApi(tag = "ApiTags::Shipments")]
 impl ShipmentStatusApi {
-    /// Any other move is 409.
+    /// Any other move is refused (`invalid_state`).
     #[oai(
         path = "/orgs/:orgId/shipments/:shipmentId/status",
         method = "post",

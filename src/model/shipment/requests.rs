@@ -42,7 +42,7 @@ pub struct BookIn {
     /// `generateCommercialInvoice`, `generateProformaInvoice` and `generatePackingList`).
     pub documents: Option<Vec<String>>,
     /// When an earlier booking of the shipment ended without knowing whether the carrier booked
-    /// it (409 `booking_outcome_unknown`): `book_again` gives that attempt up and books anew.
+    /// it (the error `booking_outcome_unknown`): `book_again` gives that attempt up and books anew.
     pub after_unknown_outcome: Option<crate::model::booking::AfterUnknownOutcome>,
 }
 

@@ -34,7 +34,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
         [
             "V18__branding",
             "V19__print_job_content",
-            "V20__shipment_search"
+            "V20__shipment_search",
+            "V21__parcel_tracking_numbers"
         ]
     );
 
@@ -112,4 +113,122 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
     // Jobs still go with their printer.
     ok(conn.execute_batch("DELETE FROM printers WHERE id = 'prn_a'"));
     assert!(texts(&conn, "SELECT id FROM print_jobs").is_empty());
+}
+
+#[test]
+fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carries() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut conn = Connection::open(dir.path().join("u.db")).unwrap_or_else(|e| panic!("{e}"));
+    let ok = |r: rusqlite::Result<()>| r.unwrap_or_else(|e| panic!("{e}"));
+    ok(conn.execute_batch("PRAGMA foreign_keys = ON;"));
+    super::embedded::migrations::runner()
+        .set_target(refinery::Target::Version(20))
+        .run(&mut conn)
+        .unwrap_or_else(|e| panic!("{e}"));
+    ok(conn.execute_batch(
+        "INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_a', 'A', 'a', 't', 't');
+         INSERT INTO sender_addresses (id, org_id, name, att_contact, address1, zipcode, city, phone,
+                                       country_code, state, email, created_at, updated_at)
+             VALUES ('adr_a', 'org_a', 'A', 'A', 'A 1', '1000', 'A', '1', 'DK', 'A', 'a@a', 't', 't');",
+    ));
+    let shipment = |id: &str, body: &str, labels: usize| {
+        conn.execute(
+            "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status,
+                                    term_of_trade, body, created_at, updated_at)
+             VALUES (?1, 'org_a', ?1, 'adr_a', 'outbound', 'processing', 'DAP', ?2, 'c', 'u')",
+            [id, body],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        for n in 0..labels {
+            conn.execute(
+                "INSERT INTO documents (id, org_id, shipment_id, document_type, format, size,
+                                        content, created_at, updated_at)
+                 VALUES (?1, 'org_a', ?2, 'label', 'pdf', 'A4', X'25504446', 'c', 'u')",
+                [format!("doc_{id}_{n}"), id.to_string()],
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+    };
+    // Booked before per-parcel numbers: three parcels, one label each, the shipment's number.
+    shipment(
+        "old",
+        r#"{"parties":[],"carrierSettings":{"carrierId":"car_a","productId":"standard"},
+            "parcels":[{"id":"prc_1","weight":1.0,"weightUnit":"kg","orderLines":[]},
+                       {"id":"prc_2","weight":2.5,"weightUnit":"kg","dimensions":null,"orderLines":[{"id":"oln_1","sku":"S","quantity":2}]},
+                       {"id":"prc_3","weight":3.0,"weightUnit":"kg","orderLines":[]}],
+            "servicePointId":null,"pickupDetails":null,
+            "tracking":{"number":"SBX123","url":"https://t/SBX123","status":"created","events":[]}}"#,
+        3,
+    );
+    // Booked since: each parcel has its own number (a manual carrier may leave some without).
+    shipment(
+        "new",
+        r#"{"parcels":[{"id":"prc_4","weight":1.0,"trackingNumber":"N1"},{"id":"prc_5","weight":1.0}],
+            "tracking":{"number":"N1","events":[]}}"#,
+        2,
+    );
+    // Not booked: no number, no labels.
+    shipment(
+        "pending",
+        r#"{"parcels":[{"id":"prc_6","weight":1.0}],"tracking":null}"#,
+        0,
+    );
+    // A number but no label to carry it.
+    shipment(
+        "unlabelled",
+        r#"{"parcels":[{"id":"prc_7","weight":1.0}],"tracking":{"number":"X1","events":[]}}"#,
+        0,
+    );
+    let body_of = |conn: &Connection, id: &str| {
+        conn.query_row("SELECT body FROM shipments WHERE id = ?1", [id], |r| {
+            r.get::<_, String>(0)
+        })
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let untouched: Vec<String> = ["new", "pending", "unlabelled"]
+        .iter()
+        .map(|id| body_of(&conn, id))
+        .collect();
+
+    let applied = super::migrate(&mut conn).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(applied, ["V21__parcel_tracking_numbers"]);
+
+    let body: serde_json::Value =
+        serde_json::from_str(&body_of(&conn, "old")).unwrap_or_else(|e| panic!("{e}"));
+    let parcels = body["parcels"].as_array().cloned().unwrap_or_default();
+    let numbers: Vec<(&str, &str)> = parcels
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_str().unwrap_or_default(),
+                p["trackingNumber"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        numbers,
+        [
+            ("prc_1", "SBX123"),
+            ("prc_2", "SBX123"),
+            ("prc_3", "SBX123")
+        ]
+    );
+    // Everything else of the parcels and the shipment as it was.
+    assert_eq!(parcels[1]["orderLines"][0]["sku"], "S");
+    assert_eq!(parcels[1]["weight"], 2.5);
+    assert_eq!(parcels[1]["dimensions"], serde_json::Value::Null);
+    assert_eq!(body["tracking"]["url"], "https://t/SBX123");
+    assert_eq!(body["carrierSettings"]["carrierId"], "car_a");
+    let record: crate::model::shipment::ShipmentBody =
+        serde_json::from_value(body).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(record.parcels[2].tracking_number.as_deref(), Some("SBX123"));
+    assert_eq!(
+        texts(&conn, "SELECT updated_at FROM shipments WHERE id = 'old'"),
+        ["u"]
+    );
+    let after: Vec<String> = ["new", "pending", "unlabelled"]
+        .iter()
+        .map(|id| body_of(&conn, id))
+        .collect();
+    assert_eq!(after, untouched);
 }

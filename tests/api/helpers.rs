@@ -214,6 +214,31 @@ impl TestApp {
         TestApp::start(dir, config_path, Clock::System, database).await
     }
 
+    /// Starts the app on a copy of `files` (an earlier version's data directory: its
+    /// `shipbase.db` and, where it had one, `secret.key`) with `extra_toml` merged over the test
+    /// configuration. Always on SQLite, whatever `SHIPBASE_TEST_STORAGE` says: the files are a
+    /// SQLite installation, migrated when the app opens it.
+    pub async fn spawn_on_copy_of(files: &[PathBuf], extra_toml: &str) -> TestApp {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let data_dir = dir.path().join("data");
+        std::fs::create_dir(&data_dir).expect("data dir");
+        for file in files {
+            let name = file.file_name().expect("a file name");
+            std::fs::copy(file, data_dir.join(name))
+                .unwrap_or_else(|e| panic!("copy {}: {e}", file.display()));
+        }
+        let config_path = dir.path().join("shipbase.toml");
+        let mut config: toml::Table = toml::from_str(&format!(
+            "[storage]\ndata_dir = {}\n[limits]\nrate_per_second = 0\n",
+            toml::Value::String(data_dir.display().to_string())
+        ))
+        .expect("config TOML");
+        merge_toml(&mut config, toml::from_str(extra_toml).expect("extra TOML"));
+        std::fs::write(&config_path, toml::to_string(&config).expect("TOML"))
+            .expect("write config");
+        TestApp::start(dir, config_path, Clock::System, None).await
+    }
+
     /// `spawn_with`, the app's "now" read from `clock`.
     pub async fn spawn_with_clock(extra_toml: &str, clock: Clock) -> TestApp {
         let app = TestApp::spawn_with(extra_toml).await;

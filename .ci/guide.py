@@ -405,12 +405,14 @@ class Session:
         for name, (pid, _, _) in list(self.background.items()):
             kill_group(pid)
         self.background.clear()
+        # An idle shell ends when its input does; one still running a block is stopped with
+        # everything in its process group.
         try:
             self.bash.stdin.close()
         except OSError:
             pass
         try:
-            self.bash.wait(timeout=5)
+            self.bash.wait(timeout=1)
         except subprocess.TimeoutExpired:
             pass
         kill_group(self.bash.pid)

@@ -173,7 +173,14 @@ impl OrdersApi {
             topic: topic.0,
             body: body.0,
         };
-        let message = match shopify::receive(&ctx, delivery).await? {
+        let received = shopify::receive(&ctx, delivery).await.map_err(|err| match err {
+            crate::error::Error::Unauthenticated => crate::api::problem::ApiError::bad_signature(
+                "X-Shopify-Hmac-Sha256 is missing or does not sign this body with the channel's \
+                 secret",
+            ),
+            other => crate::api::problem::ApiError::from(other),
+        })?;
+        let message = match received {
             Outcome::Created(id) => format!("order {id} created"),
             Outcome::Updated(id) => format!("order {id} updated"),
             Outcome::Ignored => "delivery acknowledged; nothing to do".into(),

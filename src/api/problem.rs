@@ -134,6 +134,16 @@ impl ApiError {
         err
     }
 
+    /// 401 for a delivery whose signature does not match (a webhook receiver): no bearer
+    /// credential is involved, so no Bearer challenge either.
+    pub fn bad_signature(detail: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            Some(detail.to_string()),
+        )
+    }
+
     pub fn status(&self) -> StatusCode {
         self.status
     }

@@ -64,9 +64,15 @@ pub fn run(file: Option<&Path>, mut overrides: Overrides, args: Args) -> Result<
             version = crate::VERSION,
             "shipbase is serving"
         );
+        let db = ctx.clone();
         app::serve(ctx, listener, shutdown_signal())
             .await
             .map_err(|e| format!("server failed: {e}"))?;
+        // Everything into the file itself: after a clean stop the SQLite file is the whole
+        // installation (a copy of it, or a backup put in its place, is what it looks like).
+        if let Err(err) = db.db.checkpoint().await {
+            tracing::warn!(error = %err, "the last checkpoint failed; the -wal file holds the rest");
+        }
         tracing::info!("shut down");
         Ok(())
     })

@@ -232,15 +232,27 @@ async fn a_repeated_webhook_id_is_acknowledged_and_changes_nothing() {
 async fn a_wrong_signature_is_401_and_stores_nothing() {
     let shop = Shop::new().await;
     let wrong = sign("not-the-channel-secret-at-all", PAYLOAD);
-    shop.post_to(
-        &shop.receiver(),
-        "orders/create",
-        &fresh_webhook_id(),
-        Some(&wrong),
-        PAYLOAD,
-    )
-    .await
-    .problem(401, "unauthenticated");
+    let refused = shop
+        .post_to(
+            &shop.receiver(),
+            "orders/create",
+            &fresh_webhook_id(),
+            Some(&wrong),
+            PAYLOAD,
+        )
+        .await;
+    assert!(
+        refused.headers.get("www-authenticate").is_none(),
+        "no bearer challenge for a signature"
+    );
+    let problem = refused.problem(401, "unauthenticated");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("X-Shopify-Hmac-Sha256 is missing or does not sign this body"),
+        "{problem}"
+    );
     // A signature over other bytes does not carry over either.
     let other_body = payload_with(|p| p["note"] = json!("tampered"));
     let tampered = sign(&shop.secret, &other_body);

@@ -1,9 +1,9 @@
 //! What a user reads names no part of the contract the code is built from: the OpenAPI document
 //! (its descriptions are what Swagger UI, SDK generators and agents show), every command's
-//! `--help`, what the MCP endpoint tells an agent (its instructions, every tool's description and
-//! input schema, its errors), every page a person opens and the scripts and styles they load,
-//! and the problems the API answers speak of the product, never of "SPEC", "DESIGN" or a section
-//! sign.
+//! `--help` and the example configuration, what the MCP endpoint tells an agent (its
+//! instructions, every tool's description and input schema, its errors), every page a person
+//! opens and the scripts and styles they load, and the problems the API answers speak of the
+//! product, never of "SPEC", "DESIGN" or a section sign.
 
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -123,6 +123,13 @@ async fn no_commands_help_names_contract_sections() {
         }
         read.push((noun.clone(), text));
     }
+    // `config example` prints the documented configuration, comments and all.
+    let example = app.cli(&["config", "example"]);
+    assert!(example.status.success(), "{example:?}");
+    read.push((
+        "config example (its output)".into(),
+        String::from_utf8_lossy(&example.stdout).to_string(),
+    ));
     for (command, text) in read {
         assert_eq!(
             references(&text),

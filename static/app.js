@@ -1,5 +1,5 @@
-// Live lists of the workbench (DESIGN §20): every few seconds the page asks whether anything of
-// its organization changed (a shipment's status, a new order, a print job's outcome); when it
+// Live lists of the workbench: every few seconds the page asks whether anything of its
+// organization changed (a shipment's status, a new order, a print job's outcome); when it
 // did, the page's content is fetched again and swapped in place, without a reload. Nothing is
 // swapped while someone types in the page, or while it is hidden.
 (() => {

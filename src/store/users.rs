@@ -28,7 +28,9 @@ fn from_row(row: &Row, role: Option<String>) -> crate::store::sql::Result<UserRe
 pub fn by_email(db: &Reader, email: &str) -> Result<Option<UserRecord>> {
     Ok(db
         .conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM users u WHERE u.email = ?1"))?
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM users u WHERE lower(u.email) = lower(?1)"
+        ))?
         .query_row([email], |r| from_row(r, None))
         .optional()?)
 }
@@ -90,7 +92,7 @@ pub fn with_password(db: &Reader, email: &str) -> Result<Option<(UserRecord, Opt
     Ok(db
         .conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS}, u.password_hash FROM users u WHERE u.email = ?1"
+            "SELECT {COLUMNS}, u.password_hash FROM users u WHERE lower(u.email) = lower(?1)"
         ))?
         .query_row([email], |r| Ok((from_row(r, None)?, r.get(8)?)))
         .optional()?)

@@ -665,7 +665,12 @@ async fn serve_once(env: &[(&str, &str)]) -> Vec<String> {
     // A clean stop leaves everything in the SQLite file: the write-ahead log is empty.
     let wal = dir.path().join("data").join("shipbase.db-wal");
     let left = std::fs::metadata(&wal).map_or(0, |m| m.len());
-    assert_eq!(left, 0, "{} holds {left} bytes after the stop", wal.display());
+    assert_eq!(
+        left,
+        0,
+        "{} holds {left} bytes after the stop",
+        wal.display()
+    );
     log
 }
 

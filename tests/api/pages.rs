@@ -275,3 +275,31 @@ async fn the_apps_page_and_settings_need_a_session() {
     let logout = browser.get("/logout").await;
     assert_eq!((logout.status, logout.location()), (303, "/login".into()));
 }
+
+#[tokio::test]
+async fn an_e_mail_address_stored_with_capitals_signs_in_however_it_is_typed() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let added = app.cli(&[
+        "user",
+        "add",
+        "--org",
+        &org.id,
+        "--email",
+        "Mixed.Case@Example.com",
+        "--name",
+        "Mixed",
+    ]);
+    assert!(added.status.success(), "{added:?}");
+    let password = app.set_password("mixed.case@example.com");
+    for typed in [
+        "mixed.case@example.com",
+        "Mixed.Case@Example.com",
+        "MIXED.CASE@EXAMPLE.COM",
+    ] {
+        let mut browser = Browser::new(&app);
+        let signed_in = browser.sign_in(typed, &password, Some("/app")).await;
+        assert_eq!(signed_in.status, 303, "{typed}: {}", signed_in.html);
+        assert_eq!(signed_in.location(), "/app", "{typed}");
+    }
+}

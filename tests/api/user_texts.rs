@@ -166,8 +166,8 @@ async fn what_the_mcp_endpoint_tells_an_agent_names_no_contract_sections() {
         .unwrap_or_default();
     assert_eq!(
         listed.len(),
-        shipbase::service::operations::ALL.len(),
-        "every tool"
+        shipbase::service::operations::ALL.len() + shipbase::mcp::tasks::tasks().len(),
+        "every tool: one per operation, and the task tools"
     );
     for tool in &listed {
         read.add(format!("tool {}", tool["name"]), tool.to_string());

@@ -114,8 +114,8 @@ pub fn initialize(actor: &Actor, requested: Option<&str>) -> (String, Value) {
     (version, result)
 }
 
-/// `tools/list`: every tool the actor may call, in one page.
-/// `tools/list`: the tools the connection may call, narrowed to `toolsets` when given.
+/// `tools/list`: every tool the connection may call, in one page, narrowed to `toolsets` when
+/// given.
 pub fn list_tools(
     message: &Message,
     actor: &Actor,

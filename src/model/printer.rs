@@ -110,6 +110,7 @@ impl Endpoint {
 impl PrinterIn {
     pub fn validate(&self, errors: &mut Violations) {
         errors.length("name", &self.name, 1, 200);
+        errors.length("address", &self.address, 1, 500);
         if !KINDS.contains(&self.kind.as_str()) {
             errors.add("kind", "must be raw or ipp");
         }

@@ -60,18 +60,19 @@ fn references(
         ("labelPrinterId", &fields.label_printer_id),
         ("documentPrinterId", &fields.document_printer_id),
     ] {
-        if let Some(id) = id.as_ref().filter(|id| !id.is_empty())
-            && store::printers::get(db, org_id, id)?.is_none()
-        {
-            errors.add(field, format!("no printer {id} in this organization"));
+        match id.as_deref() {
+            None => {}
+            Some("") => errors.add(field, "must not be empty (null for none)"),
+            Some(id) if store::printers::get(db, org_id, id)?.is_none() => {
+                errors.add(field, format!("no printer {id} in this organization"));
+            }
+            Some(_) => {}
         }
     }
-    if let Some(return_id) = fields
-        .return_shipping_rule_id
-        .as_ref()
-        .filter(|id| !id.is_empty())
-    {
-        if Some(return_id.as_str()) == own_id {
+    if let Some(return_id) = &fields.return_shipping_rule_id {
+        if return_id.is_empty() {
+            errors.add("returnShippingRuleId", "must not be empty (null for none)");
+        } else if Some(return_id.as_str()) == own_id {
             errors.add(
                 "returnShippingRuleId",
                 "a rule cannot be its own return rule",

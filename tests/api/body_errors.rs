@@ -181,3 +181,40 @@ async fn a_shipping_rule_body_names_every_missing_reference() {
         .await;
     assert_eq!(made.status.as_u16(), 201, "{}", made.text);
 }
+
+#[tokio::test]
+async fn empty_ids_and_overlong_text_are_refused_not_stored() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let address = app.create_sender_address(&org).await;
+    let carrier = app.create_carrier(&org, &id_of(&address)).await;
+    let mut rule = rule_body(&id_of(&carrier), &id_of(&address));
+    rule["returnShippingRuleId"] = json!("");
+    rule["labelPrinterId"] = json!("");
+    let problem = app
+        .post(
+            &format!("/orgs/{}/shipping-rules", org.id),
+            &org.token,
+            rule,
+        )
+        .await;
+    assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
+    assert_eq!(
+        errors(&problem.body),
+        pairs(&[
+            ("labelPrinterId", "must not be empty (null for none)"),
+            ("returnShippingRuleId", "must not be empty (null for none)"),
+        ])
+    );
+    // The schema's length bounds hold for every text field, the printer's address among them.
+    let printer = json!({"name": "Desk", "kind": "raw", "format": "pdf",
+                         "address": format!("{}*", "\u{1F4E6}".repeat(500))});
+    let problem = app
+        .post(&format!("/orgs/{}/printers", org.id), &org.token, printer)
+        .await;
+    assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
+    assert_eq!(
+        errors(&problem.body),
+        pairs(&[("address", "must be at most 500 characters long")])
+    );
+}

@@ -264,10 +264,13 @@ pub(super) fn references(
             format!("no carrier {carrier} in this organization"),
         );
     }
-    if let Some(order) = new.order_id.as_ref().filter(|o| !o.is_empty())
-        && store::orders::get(db, org_id, order)?.is_none()
-    {
-        errors.add("orderId", format!("no order {order} in this organization"));
+    match new.order_id.as_deref() {
+        None => {}
+        Some("") => errors.add("orderId", "must not be empty (null for none)"),
+        Some(order) if store::orders::get(db, org_id, order)?.is_none() => {
+            errors.add("orderId", format!("no order {order} in this organization"));
+        }
+        Some(_) => {}
     }
     Ok(())
 }

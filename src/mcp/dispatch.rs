@@ -19,7 +19,7 @@ use crate::{
     error::{Error, FieldError},
     mcp::{
         catalog::{IDEMPOTENCY_KEY, Tool},
-        resources,
+        output, resources,
     },
     service::{Actor, Ctx, input::strict},
 };
@@ -185,12 +185,10 @@ fn request(
 /// Signing secrets stay out of a model's context: webhook and order channel secrets are left out
 /// of every tool result (a person reads them in the workbench). Carrier credentials are masked
 /// by the REST answer already; a token just made is the one secret a tool hands over.
-const SECRETS: [&str; 3] = ["secret", "previousSecret", "webhookSecret"];
-
 fn redact(value: &mut Value) {
     match value {
         Value::Object(map) => {
-            for key in SECRETS {
+            for key in output::SECRETS {
                 map.remove(key);
             }
             map.values_mut().for_each(redact);

@@ -184,10 +184,7 @@ pub async fn read_resource(
     actor: &Actor,
     revision: Revision,
 ) -> Result<Value, Failure> {
-    let org_id = match &actor.principal {
-        Principal::Connection { org_id, .. } | Principal::ApiToken { org_id, .. } => org_id.clone(),
-        _ => return Err(not_found(message)),
-    };
+    let org_id = organization(actor).ok_or_else(|| not_found(message))?;
     let result = crate::mcp::resources::read(ctx, message, actor, &org_id).await?;
     Ok(match (revision, result) {
         (Revision::Modern, Value::Object(map)) => modern(map),
@@ -256,7 +253,14 @@ fn task_definition(definition: &Value, revision: Revision) -> Value {
     definition
 }
 
-/// `tools/call`: the REST operation with the connection's actor, in its organization.
+/// What a `tools/call` names.
+#[derive(Clone, Copy)]
+enum Callee {
+    Task(&'static crate::mcp::tasks::Task),
+    Tool(&'static Tool),
+}
+
+/// `tools/call`: the REST operation (or task) with the connection's actor, in its organization.
 pub async fn call_tool(
     ctx: &Ctx,
     message: &Message,
@@ -276,46 +280,34 @@ pub async fn call_tool(
         .get("name")
         .and_then(Value::as_str)
         .ok_or_else(|| bad("Invalid params: name must be the tool's name".into()))?;
-    if let Some(task) = crate::mcp::tasks::find(name) {
-        if !crate::mcp::tasks::allowed(task, actor) {
-            return Err(crate::mcp::step_up::challenge(ctx, message, task.needs[0]));
+    // A task tool, or one of the operations; outside the grant, a step-up (HTTP 403).
+    let callee = match crate::mcp::tasks::find(name) {
+        Some(task) => Callee::Task(task),
+        None => {
+            Callee::Tool(catalog::find(name).ok_or_else(|| bad(format!("Unknown tool: {name}")))?)
         }
-        let arguments = match message.params.get("arguments") {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(arguments)) => arguments.clone(),
-            Some(_) => return Err(bad("Invalid params: arguments must be an object".into())),
-        };
-        let org_id = organization(actor).ok_or_else(|| {
-            bad("Invalid params: this credential belongs to no organization".into())
-        })?;
-        let outcome = crate::mcp::tasks::call(ctx, actor, &org_id, task, arguments).await;
-        return Ok(tool_result(outcome, revision));
-    }
-    let tool = catalog::find(name).ok_or_else(|| bad(format!("Unknown tool: {name}")))?;
-    if !actor.scopes.grants(tool.operation.scope) {
-        return Err(step_up(ctx, message, tool));
+    };
+    let needed = match callee {
+        Callee::Task(task) => (!crate::mcp::tasks::allowed(task, actor)).then_some(task.needs[0]),
+        Callee::Tool(tool) => {
+            (!actor.scopes.grants(tool.operation.scope)).then_some(tool.operation)
+        }
+    };
+    if let Some(operation) = needed {
+        return Err(crate::mcp::step_up::challenge(ctx, message, operation));
     }
     let arguments = match message.params.get("arguments") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(arguments)) => arguments.clone(),
         Some(_) => return Err(bad("Invalid params: arguments must be an object".into())),
     };
-    let org_id = match &actor.principal {
-        Principal::Connection { org_id, .. } | Principal::ApiToken { org_id, .. } => org_id.clone(),
-        _ => {
-            return Err(bad(
-                "Invalid params: this credential belongs to no organization".into(),
-            ));
-        }
+    let org_id = organization(actor)
+        .ok_or_else(|| bad("Invalid params: this credential belongs to no organization".into()))?;
+    let outcome = match callee {
+        Callee::Task(task) => crate::mcp::tasks::call(ctx, actor, &org_id, task, arguments).await,
+        Callee::Tool(tool) => dispatch::call(ctx, actor, &org_id, tool, arguments).await,
     };
-    let outcome = dispatch::call(ctx, actor, &org_id, tool, arguments).await;
     Ok(tool_result(outcome, revision))
-}
-
-/// A tool outside the connection's grant: HTTP 403 with the challenge that names the permission
-/// it needs, so that the client can ask the person to approve it (step-up) and call again.
-fn step_up(ctx: &Ctx, message: &Message, tool: &Tool) -> Failure {
-    crate::mcp::step_up::challenge(ctx, message, tool.operation)
 }
 
 fn tool_result(outcome: Outcome, revision: Revision) -> Value {

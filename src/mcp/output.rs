@@ -8,6 +8,9 @@ use serde_json::{Map, Value, json};
 
 use crate::mcp::schema;
 
+/// Signing secrets, left out of every tool result (`dispatch`) and so of every output schema.
+pub const SECRETS: [&str; 3] = ["secret", "previousSecret", "webhookSecret"];
+
 /// What `get_shipment_document` answers: a link to the document, not its bytes.
 fn document_link() -> Value {
     json!({
@@ -57,11 +60,10 @@ pub fn schema_of(id: &str, op: &Value, components: &Map<String, Value>) -> Value
         return file();
     }
     let mut defs = BTreeMap::new();
-    let mut root = schema::convert(&content["schema"], components, &mut defs);
+    let root = schema::convert(&content["schema"], components, &mut defs);
     for def in defs.values_mut() {
         as_a_tool_answers(def);
     }
-    as_a_tool_answers(&mut root);
     // Terse and shallow: every client reads every tool's schema, so the answer's own fields are
     // described with their types and enums, and the objects inside them only as objects (their
     // fields are in the tool's description and the input schemas). Without this the list grew
@@ -144,7 +146,7 @@ fn as_a_tool_answers(schema: &mut Value) {
     let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
         return;
     };
-    let mut gone = vec!["secret", "previousSecret", "webhookSecret"];
+    let mut gone = SECRETS.to_vec();
     for key in &gone {
         properties.remove(*key);
     }

@@ -42,13 +42,14 @@ async fn checked(ctx: &Ctx, org_id: &str, input: Input<CarrierIn>) -> Result<Car
         input.map(canonical),
         check,
         move |db, fields, errors| {
-            sender_addresses::exists(
+            sender_addresses::found(
                 db,
                 &org,
                 &fields.sender_address_id,
                 "senderAddressId",
                 errors,
             )
+            .map(drop)
         },
     )
     .await
@@ -176,6 +177,25 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
         store::carriers::delete(tx, &org_id, &id)
     })
     .await
+}
+
+/// The carrier `id` (given in `field`) of the organization; when there is none, says so in
+/// `errors`. An empty id is left to the body's own checks.
+pub(crate) fn found(
+    db: &Reader,
+    org_id: &str,
+    id: &str,
+    field: &str,
+    errors: &mut Violations,
+) -> Result<Option<Carrier>> {
+    if id.is_empty() {
+        return Ok(None);
+    }
+    let carrier = store::carriers::get(db, org_id, id)?;
+    if carrier.is_none() {
+        errors.add(field, format!("no carrier {id} in this organization"));
+    }
+    Ok(carrier)
 }
 
 /// Checks that `id` names a carrier of the organization (400 on `field` otherwise).

@@ -7,7 +7,10 @@ use serde_json::{Value, json};
 
 use crate::{
     error::Result,
-    model::scope::{Resource, Scope},
+    model::{
+        scope::{Resource, Scope},
+        shipment::ShipmentListItem,
+    },
     service::{Actor, Ctx, PageParams, orders, shipments},
 };
 
@@ -17,23 +20,9 @@ const MOST: u32 = 5;
 /// Shipments whose reference is `query`, or whose tracking numbers (or receiver) match it, with
 /// their tracking: `{"shipments": [...]}`, newest first.
 pub async fn track(ctx: &Ctx, actor: &Actor, org_id: &str, query: &str) -> Result<Value> {
-    let query = query.trim();
-    let by_reference = shipments::ListQuery {
-        page: PageParams::first(MOST),
-        reference: Some(query.to_string()),
-        ..shipments::ListQuery::default()
-    };
-    let mut found = shipments::list(ctx, actor, org_id, by_reference).await?;
-    if found.data.is_empty() {
-        let by_number = shipments::ListQuery {
-            page: PageParams::first(MOST),
-            search: Some(query.to_string()),
-            ..shipments::ListQuery::default()
-        };
-        found = shipments::list(ctx, actor, org_id, by_number).await?;
-    }
+    let found = matching(ctx, actor, org_id, query.trim()).await?;
     let mut tracked = Vec::new();
-    for item in found.data {
+    for item in found {
         let shipment = shipments::get(ctx, actor, org_id, &item.id).await?;
         tracked.push(brief(&shipment.to_json().unwrap_or_default()));
     }
@@ -47,32 +36,7 @@ pub async fn find(ctx: &Ctx, actor: &Actor, org_id: &str, query: &str) -> Result
     let query = query.trim();
     let mut answer = serde_json::Map::new();
     if actor.scopes.grants(Scope::read(Resource::Shipments)) {
-        let mut found = shipments::list(
-            ctx,
-            actor,
-            org_id,
-            shipments::ListQuery {
-                page: PageParams::first(MOST),
-                reference: Some(query.to_string()),
-                ..shipments::ListQuery::default()
-            },
-        )
-        .await?
-        .data;
-        if found.is_empty() {
-            found = shipments::list(
-                ctx,
-                actor,
-                org_id,
-                shipments::ListQuery {
-                    page: PageParams::first(MOST),
-                    search: Some(query.to_string()),
-                    ..shipments::ListQuery::default()
-                },
-            )
-            .await?
-            .data;
-        }
+        let found = matching(ctx, actor, org_id, query).await?;
         let items: Vec<Value> = found
             .iter()
             .map(|s| {
@@ -109,6 +73,29 @@ pub async fn find(ctx: &Ctx, actor: &Actor, org_id: &str, query: &str) -> Result
         answer.insert("orders".into(), Value::Array(items));
     }
     Ok(Value::Object(answer))
+}
+
+/// Up to `MOST` shipments whose reference is `query`, else whose search terms match it (a
+/// tracking number, the receiver), newest first.
+async fn matching(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    query: &str,
+) -> Result<Vec<ShipmentListItem>> {
+    let by = |reference: Option<&str>, search: Option<&str>| shipments::ListQuery {
+        page: PageParams::first(MOST),
+        reference: reference.map(str::to_string),
+        search: search.map(str::to_string),
+        ..shipments::ListQuery::default()
+    };
+    let found = shipments::list(ctx, actor, org_id, by(Some(query), None)).await?;
+    if !found.data.is_empty() {
+        return Ok(found.data);
+    }
+    Ok(shipments::list(ctx, actor, org_id, by(None, Some(query)))
+        .await?
+        .data)
 }
 
 /// A shipment in a few fields: who it goes to, with which carrier, and where it is.

@@ -103,22 +103,26 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 }
 
 /// Checks that `id` names a sender address of the organization (400 on `field` otherwise).
-/// Adds to `errors` when `id` (given in `field`) is not a sender address of the organization;
-/// an empty id is left to the body's own checks.
-pub(crate) fn exists(
+/// The sender address `id` (given in `field`) of the organization; when there is none, says so
+/// in `errors`. An empty id is left to the body's own checks.
+pub(crate) fn found(
     db: &Reader,
     org_id: &str,
     id: &str,
     field: &str,
     errors: &mut Violations,
-) -> Result<()> {
-    if !id.is_empty() && store::sender_addresses::get(db, org_id, id)?.is_none() {
+) -> Result<Option<SenderAddress>> {
+    if id.is_empty() {
+        return Ok(None);
+    }
+    let address = store::sender_addresses::get(db, org_id, id)?;
+    if address.is_none() {
         errors.add(
             field,
             format!("no sender address {id} in this organization"),
         );
     }
-    Ok(())
+    Ok(address)
 }
 
 pub(crate) fn require(db: &Reader, org_id: &str, id: &str, field: &str) -> Result<SenderAddress> {

@@ -42,14 +42,8 @@ fn references(
     own_id: Option<&str>,
     errors: &mut Violations,
 ) -> Result<()> {
-    let carrier = &fields.carrier_id;
-    if !carrier.is_empty() && store::carriers::get(db, org_id, carrier)?.is_none() {
-        errors.add(
-            "carrierId",
-            format!("no carrier {carrier} in this organization"),
-        );
-    }
-    sender_addresses::exists(
+    carriers::found(db, org_id, &fields.carrier_id, "carrierId", errors)?;
+    sender_addresses::found(
         db,
         org_id,
         &fields.sender_address_id,

@@ -2,27 +2,12 @@
 //! values the operation checks itself (enums kept as text, lengths, counts), and the ids of
 //! other resources it names, together; nothing is stored.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::{
     fixtures::{carrier_body, id_of, rule_body, shipment_body, with},
-    helpers::TestApp,
+    helpers::{TestApp, error_pairs},
 };
-
-/// `(field, message)` of every error of a problem.
-fn errors(problem: &Value) -> Vec<(String, String)> {
-    problem["errors"]
-        .as_array()
-        .expect("errors")
-        .iter()
-        .map(|e| {
-            (
-                e["field"].as_str().unwrap_or_default().to_string(),
-                e["message"].as_str().unwrap_or_default().to_string(),
-            )
-        })
-        .collect()
-}
 
 fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
     expected
@@ -44,7 +29,7 @@ async fn a_shipment_body_gets_its_shape_value_and_reference_errors_at_once() {
     assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
     assert_eq!(problem.body["code"], "validation_failed");
     assert_eq!(
-        errors(&problem.body),
+        error_pairs(&problem.body),
         pairs(&[
             ("colour", "unknown field"),
             ("reference", "must be a string"),
@@ -72,7 +57,7 @@ async fn a_shipment_body_gets_its_shape_value_and_reference_errors_at_once() {
         .await;
     assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
     assert_eq!(
-        errors(&problem.body),
+        error_pairs(&problem.body),
         pairs(&[
             (
                 "senderAddressId",
@@ -91,7 +76,10 @@ async fn a_shipment_body_gets_its_shape_value_and_reference_errors_at_once() {
     body.as_object_mut().expect("object").remove("reference");
     body["parcels"] = json!([]);
     let problem = app.post(&path, &org.token, body).await;
-    let fields: Vec<String> = errors(&problem.body).into_iter().map(|e| e.0).collect();
+    let fields: Vec<String> = error_pairs(&problem.body)
+        .into_iter()
+        .map(|e| e.0)
+        .collect();
     assert_eq!(
         fields,
         [
@@ -122,7 +110,7 @@ async fn a_carrier_body_names_its_config_typo_and_its_missing_sender_address_tog
         .await;
     assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
     assert_eq!(
-        errors(&problem.body),
+        error_pairs(&problem.body),
         pairs(&[
             (
                 "config.lableSize",
@@ -149,7 +137,7 @@ async fn a_shipping_rule_body_names_every_missing_reference() {
     let problem = app.post(&path, &org.token, body).await;
     assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
     assert_eq!(
-        errors(&problem.body),
+        error_pairs(&problem.body),
         pairs(&[
             ("name", "must not be empty"),
             ("carrierId", "no carrier car_nowhere in this organization"),
@@ -200,7 +188,7 @@ async fn empty_ids_and_overlong_text_are_refused_not_stored() {
         .await;
     assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
     assert_eq!(
-        errors(&problem.body),
+        error_pairs(&problem.body),
         pairs(&[
             ("labelPrinterId", "must not be empty (null for none)"),
             ("returnShippingRuleId", "must not be empty (null for none)"),
@@ -214,7 +202,7 @@ async fn empty_ids_and_overlong_text_are_refused_not_stored() {
         .await;
     assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
     assert_eq!(
-        errors(&problem.body),
+        error_pairs(&problem.body),
         pairs(&[("address", "must be at most 500 characters long")])
     );
 }

@@ -7,7 +7,7 @@ use crate::{
         assert_id, assert_invalid, assert_list_total, assert_timestamp, carrier_body, id_of,
         page_ids, rule_body, sender_address_body, with, without,
     },
-    helpers::TestApp,
+    helpers::{TestApp, error_pairs},
 };
 
 #[tokio::test]
@@ -330,17 +330,7 @@ async fn a_config_key_the_carrier_type_does_not_have_is_400_with_the_closest_key
     );
     let problem = app.post(&path, &org.token, body).await;
     assert_eq!(problem.status.as_u16(), 400, "{}", problem.text);
-    let errors: Vec<(String, String)> = problem.body["errors"]
-        .as_array()
-        .expect("errors")
-        .iter()
-        .map(|e| {
-            (
-                e["field"].as_str().unwrap_or_default().to_string(),
-                e["message"].as_str().unwrap_or_default().to_string(),
-            )
-        })
-        .collect();
+    let errors = error_pairs(&problem.body);
     // Every problem of the config at once: both unknown keys and the known key's bad value.
     assert_eq!(errors.len(), 3, "{errors:?}");
     assert!(

@@ -564,6 +564,24 @@ pub fn error_fields(problem: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// `(field, message)` of every error of a problem.
+pub fn error_pairs(problem: &Value) -> Vec<(String, String)> {
+    problem["errors"]
+        .as_array()
+        .map(|errors| {
+            errors
+                .iter()
+                .map(|e| {
+                    (
+                        e["field"].as_str().unwrap_or_default().to_string(),
+                        e["message"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A valid POST /orgs body with a fresh slug.
 pub fn signup_body() -> Value {
     let slug = format!("signup-{}", ulid::Ulid::new().to_string().to_lowercase());

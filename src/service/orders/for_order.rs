@@ -30,7 +30,10 @@ pub async fn create_shipment(
         let order = crate::store::orders::get(tx, &org_id, &order_id)?.ok_or(Error::NotFound)?;
         // create_in checks the order is still open (409 once cancelled).
         let new = shipment_for(&order, request)?;
-        new.validate()?;
+        let mut errors = crate::model::validate::Violations::new();
+        new.check(&mut errors);
+        shipments::printable(&new.parties, &mut errors);
+        errors.finish()?;
         let shipment = shipments::create_in(tx, &org_id, id, new, now)?;
         Ok(Shipment {
             shipment,

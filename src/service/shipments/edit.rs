@@ -42,7 +42,7 @@ pub async fn update(
                 edited.check(errors);
                 super::parties::printable(&edited.parties, errors);
             },
-            |db, edited, errors| super::references(db, &org_id, edited, errors),
+            |db, edited, errors| super::references(db, &org_id, edited, errors).map(drop),
         )?;
         let address =
             sender_addresses::require(tx, &org_id, &edited.sender_address_id, "senderAddressId")?;

@@ -18,7 +18,7 @@ use crate::{
         validate::Violations,
     },
     service::{
-        Actor, Ctx, Input, PageParams, billing, emit::Emitter, enum_param, input::whole,
+        Actor, Ctx, Input, PageParams, billing, carriers, emit::Emitter, enum_param, input::whole,
         instant_param, operations as ops, sender_addresses,
     },
     store::{self, Reader, Tx, shipments::Filter},
@@ -36,6 +36,7 @@ mod tracking;
 
 pub use booking::{Download, book, document, document_by_id, preview};
 pub use edit::update;
+pub(crate) use parties::printable;
 pub use returns::create_return;
 pub use split::{batch_split, split};
 pub use status::{apply_shipping_rule, delete, set_status};
@@ -212,7 +213,7 @@ pub async fn create(
         parties::printable(&new.parties, errors);
     };
     let new = whole::checked(ctx, input, check, move |db, new, errors| {
-        references(db, &org, new, errors)
+        references(db, &org, new, errors).map(drop)
     })
     .await?;
     let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::SHIPMENT));
@@ -227,7 +228,8 @@ pub async fn create(
     .await
 }
 
-/// Creates a validated shipment `id` inside the caller's transaction, checking its references.
+/// Creates a validated shipment `id` (its shape and printable parties checked by the caller)
+/// inside the caller's transaction, checking its references.
 pub(crate) fn create_in(
     tx: &Tx,
     org_id: &str,
@@ -235,11 +237,15 @@ pub(crate) fn create_in(
     new: ShipmentIn,
     now: String,
 ) -> Result<ShipmentRecord> {
-    parties::check_printable(&new.parties)?;
     let mut errors = Violations::new();
-    references(tx, org_id, &new, &mut errors)?;
+    let address = references(tx, org_id, &new, &mut errors)?;
     errors.finish()?;
-    let address = sender_addresses::require(tx, org_id, &new.sender_address_id, "senderAddressId")?;
+    let address = address.ok_or_else(|| {
+        Error::invalid(
+            "senderAddressId",
+            "must name a sender address of the organization",
+        )
+    })?;
     if let Some(order_id) = &new.order_id {
         open_order(tx, org_id, order_id)?;
     }
@@ -248,22 +254,23 @@ pub(crate) fn create_in(
     Ok(shipment)
 }
 
-/// The ids a new shipment names that the organization does not have, each one named.
+/// The ids a new shipment names that the organization does not have, each one named; the
+/// sender address when it is there (the shipment is built from it).
 pub(super) fn references(
     db: &Reader,
     org_id: &str,
     new: &ShipmentIn,
     errors: &mut Violations,
-) -> Result<()> {
-    let address = &new.sender_address_id;
-    sender_addresses::exists(db, org_id, address, "senderAddressId", errors)?;
+) -> Result<Option<SenderAddress>> {
+    let address = sender_addresses::found(
+        db,
+        org_id,
+        &new.sender_address_id,
+        "senderAddressId",
+        errors,
+    )?;
     let carrier = &new.carrier_settings.carrier_id;
-    if !carrier.is_empty() && store::carriers::get(db, org_id, carrier)?.is_none() {
-        errors.add(
-            "carrierSettings.carrierId",
-            format!("no carrier {carrier} in this organization"),
-        );
-    }
+    carriers::found(db, org_id, carrier, "carrierSettings.carrierId", errors)?;
     match new.order_id.as_deref() {
         None => {}
         Some("") => errors.add("orderId", "must not be empty (null for none)"),
@@ -272,7 +279,7 @@ pub(super) fn references(
         }
         Some(_) => {}
     }
-    Ok(())
+    Ok(address)
 }
 
 /// A shipment made by `shipbase dev seed`: built with the defaults and saved like a created one

@@ -9,16 +9,9 @@ use crate::{
     },
 };
 
-/// Refuses (400, naming each field) a party whose name or address has a character no label
+/// Adds to `errors` (naming each field) a party whose name or address has a character no label
 /// font can print (DESIGN §17: never a `?` on a label): Latin, Greek and Cyrillic print;
 /// Arabic, Chinese, emoji and control characters do not.
-pub(crate) fn check_printable(parties: &[Party]) -> Result<()> {
-    let mut errors = Violations::new();
-    printable(parties, &mut errors);
-    errors.finish()
-}
-
-/// `check_printable`, adding to `errors`.
 pub(crate) fn printable(parties: &[Party], errors: &mut Violations) {
     for (i, p) in parties.iter().enumerate() {
         let fields = [

@@ -48,6 +48,11 @@ fn server_info(revision: Revision) -> Value {
     }
 }
 
+/// The server's identity in a modern result's `_meta`.
+pub fn modern_server_info() -> Value {
+    server_info(Revision::Modern)
+}
+
 /// A modern result: `resultType` and the server's identity added.
 pub fn modern(mut result: Map<String, Value>) -> Value {
     result.insert("resultType".into(), "complete".into());
@@ -303,6 +308,16 @@ pub async fn call_tool(
     };
     let org_id = organization(actor)
         .ok_or_else(|| bad("Invalid params: this credential belongs to no organization".into()))?;
+    // A call that spends money may first ask the person using the agent (2026-07-28 only).
+    if let (Revision::Modern, Callee::Tool(tool)) = (revision, callee) {
+        match crate::mcp::confirm::gate(ctx, message, actor, &org_id, tool, &arguments).await? {
+            crate::mcp::confirm::Gate::Proceed => {}
+            crate::mcp::confirm::Gate::Ask(result) => return Ok(result),
+            crate::mcp::confirm::Gate::Declined(outcome) => {
+                return Ok(tool_result(outcome, revision));
+            }
+        }
+    }
     let outcome = match callee {
         Callee::Task(task) => crate::mcp::tasks::call(ctx, actor, &org_id, task, arguments).await,
         Callee::Tool(tool) => dispatch::call(ctx, actor, &org_id, tool, arguments).await,

@@ -19,6 +19,7 @@ use crate::{
 };
 
 pub mod catalog;
+mod confirm;
 pub mod dispatch;
 pub mod era;
 pub mod jsonrpc;

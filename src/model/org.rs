@@ -40,11 +40,41 @@ pub struct Organization {
     pub country: Option<String>,
     /// When true, shipments beyond the plan limit are allowed and charged as overage.
     pub overage_enabled: bool,
+    /// How AI agents (MCP connections) act for the organization.
+    pub agents: AgentSettings,
     /// The plan of the configuration the organization is on.
     #[oai(skip)]
     pub plan: String,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// How AI agents act for an organization.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AgentSettings {
+    /// When true (the default), an agent's call that spends money with a carrier (booking a
+    /// shipment or a return) first asks the person using the agent to confirm, whenever the
+    /// agent's client can ask them (MCP 2026-07-28 with form elicitation).
+    pub confirm_costly: bool,
+}
+
+impl Default for AgentSettings {
+    fn default() -> AgentSettings {
+        AgentSettings {
+            confirm_costly: true,
+        }
+    }
+}
+
+/// Changes to how AI agents act for an organization; absent fields stay as they are.
+#[derive(Deserialize, Object, Default)]
+#[serde(rename_all = "camelCase", default)]
+#[oai(rename_all = "camelCase")]
+pub struct AgentSettingsPatchIn {
+    /// Whether an agent's costly call first asks the person using the agent to confirm.
+    #[serde(deserialize_with = "not_null")]
+    pub confirm_costly: Option<bool>,
 }
 
 /// Creates an organization and its first user, who becomes the owner (as
@@ -106,6 +136,9 @@ pub struct OrgPatchIn {
     /// When true, shipments beyond the plan limit are allowed and charged as overage.
     #[serde(deserialize_with = "not_null")]
     pub overage_enabled: Option<bool>,
+    /// How AI agents act for the organization.
+    #[serde(deserialize_with = "not_null")]
+    pub agents: Option<AgentSettingsPatchIn>,
     pub billing_email: MaybeUndefined<String>,
     pub company_name: MaybeUndefined<String>,
     pub address_line1: MaybeUndefined<String>,

@@ -209,6 +209,10 @@ operations! {
         "Send the event of a logged delivery attempt to its webhook endpoint again, with the same event id, through the delivery queue.";
 }
 
+/// The operations that buy something from a carrier (a label): an agent asks its person first
+/// when the organization wants it (DESIGN §12, `agents.confirm_costly`).
+pub const SPENDS_MONEY: &[&Operation] = &[&BOOK_SHIPMENT, &CREATE_RETURN_SHIPMENT];
+
 /// Creating an organization (`POST /orgs`): not an operation on an organization's data, so not
 /// in `ALL` (no MCP tool), but the new organization's audit log begins with it.
 pub const CREATE_ORGANIZATION: Operation = Operation {

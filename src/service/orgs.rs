@@ -56,6 +56,7 @@ pub async fn create(ctx: &Ctx, actor: &Actor, input: Input<OrgIn>) -> Result<Org
         postal_code: None,
         country: None,
         overage_enabled: false,
+        agents: Default::default(),
         plan,
         created_at: now.clone(),
         updated_at: now.clone(),
@@ -176,6 +177,9 @@ fn apply(org: &mut Organization, patch: OrgPatchIn) {
     set(&mut org.currency, patch.currency);
     set_nullable(&mut org.vat_number, patch.vat_number);
     set(&mut org.overage_enabled, patch.overage_enabled);
+    if let Some(agents) = patch.agents {
+        set(&mut org.agents.confirm_costly, agents.confirm_costly);
+    }
     set_nullable(&mut org.billing_email, patch.billing_email);
     set_nullable(&mut org.company_name, patch.company_name);
     set_nullable(&mut org.address_line1, patch.address_line1);

@@ -4,12 +4,12 @@ use crate::store::sql::{OptionalExtension, Row, params};
 
 use crate::{
     error::Result,
-    model::org::Organization,
+    model::org::{AgentSettings, Organization},
     store::{Reader, Tx},
 };
 
 const COLUMNS: &str = "id, name, slug, description, currency, vat_number, billing_email, company_name, \
-    address_line1, address_line2, city, postal_code, country, overage_enabled, plan, created_at, updated_at";
+    address_line1, address_line2, city, postal_code, country, overage_enabled, plan, created_at, updated_at, agents_confirm_costly";
 
 fn from_row(row: &Row) -> crate::store::sql::Result<Organization> {
     Ok(Organization {
@@ -30,6 +30,9 @@ fn from_row(row: &Row) -> crate::store::sql::Result<Organization> {
         plan: row.get(14)?,
         created_at: row.get(15)?,
         updated_at: row.get(16)?,
+        agents: AgentSettings {
+            confirm_costly: row.get(17)?,
+        },
     })
 }
 
@@ -51,13 +54,13 @@ pub fn slug_taken(db: &Reader, slug: &str, except_org: Option<&str>) -> Result<b
 /// Inserts a new row or replaces the stored one (same id) with `org`.
 pub fn save(tx: &Tx, org: &Organization) -> Result<()> {
     tx.conn.prepare_cached(&format!(
-        "INSERT INTO orgs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+        "INSERT INTO orgs ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, slug = excluded.slug, description = excluded.description,
            currency = excluded.currency, vat_number = excluded.vat_number, billing_email = excluded.billing_email,
            company_name = excluded.company_name, address_line1 = excluded.address_line1,
            address_line2 = excluded.address_line2, city = excluded.city, postal_code = excluded.postal_code,
            country = excluded.country, overage_enabled = excluded.overage_enabled, plan = excluded.plan,
-           updated_at = excluded.updated_at"
+           updated_at = excluded.updated_at, agents_confirm_costly = excluded.agents_confirm_costly"
     ))?
     .execute(params![
         org.id,
@@ -77,6 +80,7 @@ pub fn save(tx: &Tx, org: &Organization) -> Result<()> {
         org.plan,
         org.created_at,
         org.updated_at,
+        org.agents.confirm_costly,
     ])?;
     Ok(())
 }

@@ -200,6 +200,7 @@ mod tests {
             postal_code: None,
             country: None,
             overage_enabled: false,
+            agents: Default::default(),
             plan: plan.into(),
             created_at: "2026-11-23T10:00:00.000Z".into(),
             updated_at: "2026-11-23T10:00:00.000Z".into(),

@@ -26,6 +26,7 @@ use crate::{
 
 mod booking;
 pub mod carrier_tracking;
+mod confirmation;
 mod edit;
 mod paperwork;
 mod parties;
@@ -35,6 +36,7 @@ mod status;
 mod tracking;
 
 pub use booking::{Download, book, document, document_by_id, preview};
+pub use confirmation::confirmation;
 pub use edit::update;
 pub(crate) use parties::printable;
 pub use returns::create_return;

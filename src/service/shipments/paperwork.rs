@@ -317,6 +317,7 @@ mod tests {
             postal_code: None,
             country: None,
             overage_enabled: false,
+            agents: Default::default(),
             plan: "default".into(),
             created_at: String::new(),
             updated_at: String::new(),

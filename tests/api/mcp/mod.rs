@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::TestApp;
 
+mod confirm;
 mod legacy;
 mod modern;
 mod tools;
@@ -53,6 +54,8 @@ pub struct Mcp<'a> {
     pub version: Option<String>,
     /// The endpoint's path and query (`/mcp`, or `/mcp?toolsets=…`).
     pub path: String,
+    /// The client capabilities a modern request declares in `_meta` (none unless set).
+    pub capabilities: Value,
     next_id: i64,
 }
 
@@ -64,6 +67,7 @@ impl<'a> Mcp<'a> {
             session: None,
             version: None,
             path: "/mcp".into(),
+            capabilities: json!({}),
             next_id: 0,
         }
     }
@@ -93,7 +97,9 @@ impl<'a> Mcp<'a> {
     /// A modern request: `_meta` and the mirrored headers.
     pub async fn modern(&mut self, method: &str, params: Value) -> Answer {
         let mut params = params.as_object().cloned().unwrap_or_default();
-        params.insert("_meta".into(), meta(MODERN));
+        let mut declared = meta(MODERN);
+        declared["io.modelcontextprotocol/clientCapabilities"] = self.capabilities.clone();
+        params.insert("_meta".into(), declared);
         let body = json!({"jsonrpc": "2.0", "id": self.id(), "method": method, "params": params});
         let key = if method == "resources/read" {
             "uri"
@@ -168,7 +174,9 @@ impl<'a> Mcp<'a> {
         };
         let result = &answer.body["result"];
         let plain = self.version.as_deref() == Some("2025-03-26");
-        if answer.status == 200 && result.is_object() && result["isError"] != true && !plain {
+        let done = result["resultType"] != "input_required";
+        if answer.status == 200 && result.is_object() && result["isError"] != true && !plain && done
+        {
             let schema = self.output_schema(name).await;
             let structured = &result["structuredContent"];
             let validator = jsonschema::validator_for(&schema)

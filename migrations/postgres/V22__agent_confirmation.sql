@@ -1,0 +1,4 @@
+-- Whether an AI agent's costly call (a booking with a carrier) first asks the person using the
+-- agent to confirm, when the agent's client can ask (DESIGN §12). On unless the organization
+-- turns it off.
+ALTER TABLE orgs ADD COLUMN agents_confirm_costly BIGINT NOT NULL DEFAULT 1;

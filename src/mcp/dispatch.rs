@@ -67,6 +67,7 @@ pub async fn call(
         .get("documentId")
         .and_then(Value::as_str)
         .map(str::to_string);
+    let merged = merged_request(&args);
     let request = match request(ctx, actor, org_id, tool, args) {
         Ok(request) => request,
         Err(err) => return failed(ApiError::from(err).into_response()).await,
@@ -97,11 +98,37 @@ pub async fn call(
                 format,
             )];
             outcome.file = None;
+        } else if let (Some(file), Some((document_type, shipment_ids))) = (&outcome.file, merged) {
+            // A merged PDF is no stored document: its link makes it again when read.
+            let uri = resources::merged_uri(org_id, &document_type, &shipment_ids);
+            outcome.structured = json!({
+                "resourceUri": uri,
+                "contentType": file.mime_type,
+                "size": outcome.structured["size"],
+                "documentType": document_type,
+                "shipmentIds": shipment_ids,
+            });
+            outcome.links = vec![json!({
+                "type": "resource_link",
+                "uri": uri,
+                "name": format!("{document_type}-merged.pdf"),
+                "mimeType": file.mime_type,
+                "description": "The merged PDF; read it with resources/read when it is needed.",
+            })];
+            outcome.file = None;
         }
         outcome
     } else {
         failed(response).await
     }
+}
+
+/// The document type and shipments of a `merge_documents` call.
+fn merged_request(args: &Map<String, Value>) -> Option<(String, Vec<String>)> {
+    let document_type = args.get("documentType")?.as_str()?.to_string();
+    let ids = args.get("shipmentIds")?.as_array()?;
+    let ids: Option<Vec<String>> = ids.iter().map(|v| v.as_str().map(str::to_string)).collect();
+    Some((document_type, ids?))
 }
 
 /// The REST request a call stands for.

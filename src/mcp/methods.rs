@@ -75,14 +75,12 @@ pub fn visible(actor: &Actor) -> impl Iterator<Item = &'static Tool> + '_ {
         .filter(|tool| actor.scopes.grants(tool.operation.scope))
 }
 
-/// What the server offers: tools (when the connection may call any), and prompts and
-/// resources, of which Shipbase has none yet (their lists are empty).
+/// What the server offers: tools (when the connection may call any), and resources (the
+/// shipments' documents, read by the URIs tool results link to). No prompts.
 fn capabilities(actor: &Actor, revision: Revision) -> Value {
     let mut capabilities = match revision {
-        Revision::Modern => json!({"prompts": {}, "resources": {}}),
-        _ => {
-            json!({"prompts": {"listChanged": false}, "resources": {"subscribe": false, "listChanged": false}})
-        }
+        Revision::Modern => json!({"resources": {}}),
+        _ => json!({"resources": {"subscribe": false, "listChanged": false}}),
     };
     if visible(actor).next().is_some() {
         capabilities["tools"] = match revision {
@@ -165,7 +163,21 @@ pub fn list_tools(
     })
 }
 
-/// `prompts/list`, `resources/list`, `resources/templates/list`: Shipbase offers none (yet).
+/// `resources/templates/list`: the documents of the connection's organization.
+pub fn resource_templates(
+    message: &Message,
+    actor: &Actor,
+    revision: Revision,
+) -> Result<Value, Failure> {
+    let mut result = empty_list(message, "resourceTemplates", revision)?;
+    if let Some(org_id) = organization(actor) {
+        result["resourceTemplates"] = json!([crate::mcp::resources::template(&org_id)]);
+    }
+    Ok(result)
+}
+
+/// `resources/list` (the documents are many and found through tool results, so none is listed),
+/// and the frame of the other lists.
 pub fn empty_list(message: &Message, key: &str, revision: Revision) -> Result<Value, Failure> {
     if message.params.get("cursor").is_some_and(|c| !c.is_null()) {
         return Err(Failure::new(
@@ -197,21 +209,16 @@ pub async fn read_resource(
     })
 }
 
-/// `prompts/get`, and `resources/read` of something that is not there.
-pub fn not_found(message: &Message) -> Failure {
-    let (what, key) = if message.method == "resources/read" {
-        ("Resource", "uri")
-    } else {
-        ("Prompt", "name")
-    };
-    let name = message.params.get(key).cloned().unwrap_or(Value::Null);
+/// `resources/read` of something that is not there.
+fn not_found(message: &Message) -> Failure {
+    let uri = message.params.get("uri").cloned().unwrap_or(Value::Null);
     Failure::new(
         poem::http::StatusCode::OK,
         message.id.clone(),
         INVALID_PARAMS,
-        format!("{what} not found: {}", name.as_str().unwrap_or_default()),
+        format!("Resource not found: {}", uri.as_str().unwrap_or_default()),
     )
-    .with_data(json!({ key: name }))
+    .with_data(json!({ "uri": uri }))
 }
 
 /// A tool's definition with only the fields its revision knows.

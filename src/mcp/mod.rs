@@ -133,17 +133,13 @@ async fn modern(
             toolsets(req, message)?.as_deref(),
         )?),
         "tools/call" => result(methods::call_tool(ctx, message, actor, Revision::Modern).await?),
-        "prompts/list" => result(methods::empty_list(message, "prompts", Revision::Modern)?),
         "resources/list" => result(methods::empty_list(message, "resources", Revision::Modern)?),
-        "resources/templates/list" => result(methods::empty_list(
-            message,
-            "resourceTemplates",
-            Revision::Modern,
-        )?),
+        "resources/templates/list" => {
+            result(methods::resource_templates(message, actor, Revision::Modern)?)
+        }
         "resources/read" => {
             result(methods::read_resource(ctx, message, actor, Revision::Modern).await?)
         }
-        "prompts/get" => Err(methods::not_found(message)),
         _ => Err(methods::removed(message)),
     }
 }
@@ -215,13 +211,11 @@ async fn legacy(
             toolsets(req, message)?.as_deref(),
         )?),
         "tools/call" => result(methods::call_tool(ctx, message, actor, revision).await?),
-        "prompts/list" => result(methods::empty_list(message, "prompts", revision)?),
         "resources/list" => result(methods::empty_list(message, "resources", revision)?),
         "resources/templates/list" => {
-            result(methods::empty_list(message, "resourceTemplates", revision)?)
+            result(methods::resource_templates(message, actor, revision)?)
         }
         "resources/read" => result(methods::read_resource(ctx, message, actor, revision).await?),
-        "prompts/get" => Err(methods::not_found(message)),
         other => Err(Failure::new(
             StatusCode::OK,
             id,

@@ -25,24 +25,27 @@ fn document_link() -> Value {
     })
 }
 
-/// What a tool answers for a file that is no stored document (merged labels).
-fn file() -> Value {
+/// What `merge_documents` answers: a link to the merged PDF, made again when read.
+fn merged_link() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "uri": {"type": "string"},
-            "contentType": {"type": "string"},
-            "size": {"type": "integer"},
-            "contentBase64": {"type": "string"},
+            "resourceUri": {"type": "string", "description": "Read the merged PDF with resources/read."},
+            "contentType": {"type": "string", "enum": ["application/pdf"]},
+            "size": {"type": "integer", "description": "The merged PDF's size in bytes."},
+            "documentType": {"type": "string"},
+            "shipmentIds": {"type": "array", "items": {"type": "string"}},
         },
-        "required": ["uri", "contentType", "size", "contentBase64"],
+        "required": ["resourceUri", "contentType", "size", "documentType", "shipmentIds"],
     })
 }
 
 /// The output schema of the operation `op` (an OpenAPI operation object).
 pub fn schema_of(id: &str, op: &Value, components: &Map<String, Value>) -> Value {
-    if id == "get_shipment_document" {
-        return document_link();
+    match id {
+        "get_shipment_document" => return document_link(),
+        "merge_documents" => return merged_link(),
+        _ => {}
     }
     let responses = op["responses"].as_object().cloned().unwrap_or_default();
     let Some(success) = responses
@@ -57,7 +60,7 @@ pub fn schema_of(id: &str, op: &Value, components: &Map<String, Value>) -> Value
         return json!({"type": "object"});
     };
     if !media.starts_with("application/json") {
-        return file();
+        return json!({"type": "object"});
     }
     let mut defs = BTreeMap::new();
     let root = schema::convert(&content["schema"], components, &mut defs);

@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use crate::{
     error::Error,
     mcp::jsonrpc::{Failure, INVALID_PARAMS, Message},
-    service::{Actor, Ctx, shipments},
+    model::pdf_merge::DocumentMergeIn,
+    service::{Actor, Ctx, Input, documents, shipments},
 };
 
 const PREFIX: &str = "shipbase://orgs/";
@@ -19,11 +20,58 @@ pub fn uri(org_id: &str, id: &str) -> String {
     format!("{PREFIX}{org_id}/documents/{id}")
 }
 
-/// The organization and document a resource URI names.
-fn parse(uri: &str) -> Option<(&str, &str)> {
-    let (org_id, id) = uri.strip_prefix(PREFIX)?.split_once("/documents/")?;
-    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    (plain(org_id) && plain(id)).then_some((org_id, id))
+/// The `resources/templates/list` entry of organization `org_id`'s documents.
+pub fn template(org_id: &str) -> Value {
+    json!({
+        "uriTemplate": format!("{PREFIX}{org_id}/documents/{{documentId}}"),
+        "name": "document",
+        "title": "A shipment's document",
+        "description": "A label, customs document or packing list of a shipment (PDF or ZPL), by its document id (doc_…) as get_shipment lists it.",
+    })
+}
+
+/// The resource URI of the merged PDF of `document_type` documents of `shipment_ids` (made
+/// again when read, from the documents stored).
+pub fn merged_uri(org_id: &str, document_type: &str, shipment_ids: &[String]) -> String {
+    format!(
+        "{PREFIX}{org_id}/documents/merged?documentType={document_type}&shipmentIds={}",
+        shipment_ids.join(",")
+    )
+}
+
+/// What a resource URI names.
+#[derive(Debug, PartialEq)]
+enum Named<'a> {
+    Document(&'a str),
+    Merged {
+        document_type: &'a str,
+        shipment_ids: Vec<&'a str>,
+    },
+}
+
+fn plain(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The organization and what of it a resource URI names.
+fn parse(uri: &str) -> Option<(&str, Named<'_>)> {
+    let (org_id, rest) = uri.strip_prefix(PREFIX)?.split_once("/documents/")?;
+    if !plain(org_id) {
+        return None;
+    }
+    if let Some(query) = rest.strip_prefix("merged?") {
+        let (types, ids) = query.split_once('&')?;
+        let document_type = types.strip_prefix("documentType=").filter(|t| plain(t))?;
+        let shipment_ids: Vec<&str> = ids.strip_prefix("shipmentIds=")?.split(',').collect();
+        return shipment_ids.iter().all(|id| plain(id)).then_some((
+            org_id,
+            Named::Merged {
+                document_type,
+                shipment_ids,
+            },
+        ));
+    }
+    plain(rest).then_some((org_id, Named::Document(rest)))
 }
 
 /// The media type of a document's format.
@@ -97,17 +145,34 @@ pub async fn read(
         )
         .with_data(json!({ "uri": requested.clone() }))
     };
-    let Some((owner, id)) = requested.as_str().and_then(parse) else {
+    let Some((owner, named)) = requested.as_str().and_then(parse) else {
         return Err(not_found());
     };
     if owner != org_id {
         return Err(not_found());
     }
-    match shipments::document_by_id(ctx, actor, org_id, id).await {
-        Ok(found) => Ok(json!({"contents": [{
-            "uri": uri(org_id, id),
-            "mimeType": media_type(&found.document.format),
-            "blob": STANDARD.encode(&found.document.content.0),
+    let read = match named {
+        Named::Document(id) => shipments::document_by_id(ctx, actor, org_id, id)
+            .await
+            .map(|found| (media_type(&found.document.format), found.document.content.0)),
+        Named::Merged {
+            document_type,
+            shipment_ids,
+        } => {
+            let request = DocumentMergeIn {
+                shipment_ids: shipment_ids.into_iter().map(str::to_string).collect(),
+                document_type: document_type.to_string(),
+            };
+            documents::merge(ctx, actor, org_id, Input::ok(request))
+                .await
+                .map(|pdf| (media_type("pdf"), pdf))
+        }
+    };
+    match read {
+        Ok((mime_type, bytes)) => Ok(json!({"contents": [{
+            "uri": requested,
+            "mimeType": mime_type,
+            "blob": STANDARD.encode(&bytes),
         }]})),
         Err(Error::InsufficientScope(_)) => Err(crate::mcp::step_up::challenge(
             ctx,
@@ -126,7 +191,26 @@ mod tests {
     fn uris_name_the_organization_and_the_document() {
         let at = uri("org_1", "doc_2");
         assert_eq!(at, "shipbase://orgs/org_1/documents/doc_2");
-        assert_eq!(parse(&at), Some(("org_1", "doc_2")));
+        assert_eq!(parse(&at), Some(("org_1", Named::Document("doc_2"))));
+        let merged = merged_uri("org_1", "label", &["shp_1".into(), "shp_2".into()]);
+        assert_eq!(
+            merged,
+            "shipbase://orgs/org_1/documents/merged?documentType=label&shipmentIds=shp_1,shp_2"
+        );
+        assert_eq!(
+            parse(&merged),
+            Some((
+                "org_1",
+                Named::Merged {
+                    document_type: "label",
+                    shipment_ids: vec!["shp_1", "shp_2"]
+                }
+            ))
+        );
+        assert_eq!(
+            parse("shipbase://orgs/org_1/documents/merged?documentType=label&shipmentIds=shp_1,../x"),
+            None
+        );
         assert_eq!(parse("shipbase://orgs/org_1/documents/"), None);
         assert_eq!(parse("shipbase://orgs/../documents/doc_2"), None);
         assert_eq!(parse("https://example.com/documents/doc_2"), None);

@@ -219,7 +219,6 @@ async fn lists_carry_result_type_and_cache_hints_and_notifications_are_accepted(
     let mut mcp = Mcp::new(&app, &token);
     for (method, key) in [
         ("tools/list", "tools"),
-        ("prompts/list", "prompts"),
         ("resources/list", "resources"),
         ("resources/templates/list", "resourceTemplates"),
     ] {
@@ -236,6 +235,29 @@ async fn lists_carry_result_type_and_cache_hints_and_notifications_are_accepted(
             answer.text
         );
     }
+    // Documents are read by URI: one template, no listed resources, and no prompts at all.
+    let templates = mcp.modern("resources/templates/list", json!({})).await;
+    let org_id = templates.result()["resourceTemplates"][0]["uriTemplate"]
+        .as_str()
+        .and_then(|t| t.strip_prefix("shipbase://orgs/"))
+        .and_then(|t| t.strip_suffix("/documents/{documentId}"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(org_id.starts_with("org_"), "{}", templates.text);
+    let listed = mcp.modern("resources/list", json!({})).await;
+    assert_eq!(listed.result()["resources"], json!([]));
+    for method in ["prompts/list", "prompts/get"] {
+        let answer = mcp.modern(method, json!({"name": "x"})).await;
+        assert_eq!(answer.code(), -32601, "{method}: {}", answer.text);
+    }
+    let discovered = mcp.modern("server/discover", json!({})).await;
+    assert_eq!(
+        discovered.result()["capabilities"]["resources"],
+        json!({}),
+        "{}",
+        discovered.text
+    );
+    assert!(discovered.result()["capabilities"].get("prompts").is_none());
     let bad_cursor = mcp.modern("tools/list", json!({"cursor": "x"})).await;
     assert_eq!(bad_cursor.code(), -32602);
     let missing = mcp

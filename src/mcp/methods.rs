@@ -11,6 +11,7 @@ use crate::{
         dispatch::{self, Outcome},
         era::{LEGACY, META_SERVER_INFO, MODERN, SUPPORTED},
         jsonrpc::{Failure, INVALID_PARAMS, Message},
+        output,
     },
     service::{Actor, Ctx, access::actor::Principal},
 };
@@ -234,10 +235,15 @@ fn definition(tool: &Tool, revision: Revision) -> Value {
             Revision::Structured => {
                 if let Some(schema) = map.get("outputSchema") {
                     let object = crate::mcp::output::for_legacy(schema);
-                    map.insert("outputSchema".into(), object);
+                    map.insert("outputSchema".into(), output::or_failure(&object));
                 }
             }
-            Revision::Modern => {}
+            Revision::Modern => {
+                if let Some(schema) = map.get("outputSchema") {
+                    let either = output::or_failure(schema);
+                    map.insert("outputSchema".into(), either);
+                }
+            }
         }
     }
     definition
@@ -256,11 +262,14 @@ fn organization(actor: &Actor) -> Option<String> {
 /// A task tool's definition in `revision`'s terms (as `definition` does for the others).
 fn task_definition(definition: &Value, revision: Revision) -> Value {
     let mut definition = definition.clone();
-    if let Some(map) = definition.as_object_mut()
-        && revision == Revision::Plain
-    {
-        map.remove("title");
-        map.remove("outputSchema");
+    if let Some(map) = definition.as_object_mut() {
+        if revision == Revision::Plain {
+            map.remove("title");
+            map.remove("outputSchema");
+        } else if let Some(schema) = map.get("outputSchema") {
+            let either = output::or_failure(schema);
+            map.insert("outputSchema".into(), either);
+        }
     }
     definition
 }

@@ -134,9 +134,11 @@ async fn modern(
         )?),
         "tools/call" => result(methods::call_tool(ctx, message, actor, Revision::Modern).await?),
         "resources/list" => result(methods::empty_list(message, "resources", Revision::Modern)?),
-        "resources/templates/list" => {
-            result(methods::resource_templates(message, actor, Revision::Modern)?)
-        }
+        "resources/templates/list" => result(methods::resource_templates(
+            message,
+            actor,
+            Revision::Modern,
+        )?),
         "resources/read" => {
             result(methods::read_resource(ctx, message, actor, Revision::Modern).await?)
         }

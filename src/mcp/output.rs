@@ -190,6 +190,35 @@ pub fn for_legacy(schema: &Value) -> Value {
     wrapped
 }
 
+/// The schema a client checks a result against, failures included: a failed call's
+/// `structuredContent` is the REST problem (DESIGN §12), and clients such as the TypeScript SDK
+/// 1.x check it against the `outputSchema` even when `isError` is set. The success shape is
+/// the first branch; `$defs` stay at the root, where references find them.
+pub fn or_failure(schema: &Value) -> Value {
+    let mut success = schema.clone();
+    let defs = success.as_object_mut().and_then(|m| m.remove("$defs"));
+    let failure = json!({
+        "type": "object",
+        "description": "When isError is true: the problem (RFC 9457) with the REST error's code.",
+        "properties": {
+            "type": {"type": "string"},
+            "title": {"type": "string"},
+            "status": {"type": "integer"},
+            "code": {"type": "string"},
+            "detail": {"type": "string"},
+        },
+        "required": ["type", "title", "status", "code"],
+    });
+    let mut either = json!({"anyOf": [success, failure]});
+    if schema["type"] == "object" {
+        either["type"] = "object".into();
+    }
+    if let Some(defs) = defs {
+        either["$defs"] = defs;
+    }
+    either
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

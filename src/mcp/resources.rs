@@ -208,7 +208,9 @@ mod tests {
             ))
         );
         assert_eq!(
-            parse("shipbase://orgs/org_1/documents/merged?documentType=label&shipmentIds=shp_1,../x"),
+            parse(
+                "shipbase://orgs/org_1/documents/merged?documentType=label&shipmentIds=shp_1,../x"
+            ),
             None
         );
         assert_eq!(parse("shipbase://orgs/org_1/documents/"), None);

@@ -26,6 +26,7 @@ pub mod sender_addresses;
 pub mod shipments;
 pub mod shipping_rules;
 mod text_enums;
+mod text_formats;
 pub mod webhooks;
 
 #[derive(Tags)]

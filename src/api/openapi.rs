@@ -28,6 +28,7 @@ pub fn document() -> &'static Value {
         prune_schemas(&mut document);
         mark_nullable(&mut document);
         super::text_enums::apply(&mut document);
+        super::text_formats::apply(&mut document);
         close_request_objects(&mut document);
         document
     })

@@ -31,7 +31,11 @@ pub fn convert(
             let mut out = Map::new();
             for (key, value) in map {
                 match key.as_str() {
-                    "nullable" | "example" | "discriminator" | "xml" | "externalDocs" => {}
+                    "nullable" | "discriminator" | "xml" | "externalDocs" => {}
+                    // OpenAPI 3.0's one example is JSON Schema's list of examples.
+                    "example" => {
+                        out.insert("examples".into(), json!([value]));
+                    }
                     "properties" => {
                         let properties = value
                             .as_object()
@@ -90,7 +94,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn references_become_defs_and_nullable_a_null_alternative() {
+    fn references_become_defs_nullable_a_null_alternative_and_an_example_examples() {
         let components: Map<String, Value> = serde_json::from_value(json!({
             "Party": {"type": "object", "properties": {"name": {"type": "string"}, "next": {"$ref": "#/components/schemas/Party"}}},
             "Kind": {"type": "string", "enum": ["a", "b"]}
@@ -113,7 +117,7 @@ mod tests {
         );
         assert_eq!(
             converted["properties"]["note"],
-            json!({"type": ["string", "null"]})
+            json!({"type": ["string", "null"], "examples": ["x"]})
         );
         assert_eq!(
             defs["Party"]["properties"]["next"],

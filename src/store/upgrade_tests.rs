@@ -35,9 +35,19 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V18__branding",
             "V19__print_job_content",
             "V20__shipment_search",
-            "V21__parcel_tracking_numbers"
+            "V21__parcel_tracking_numbers",
+            "V22__agent_confirmation"
         ]
     );
+    // V22: an organization made before it asks agents to confirm costly calls.
+    let confirm: i64 = conn
+        .query_row(
+            "SELECT agents_confirm_costly FROM orgs WHERE id = 'org_a'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(confirm, 1);
 
     let kept: (String, String, String, i64, i64, String) = conn
         .query_row(
@@ -191,7 +201,10 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
         .collect();
 
     let applied = super::migrate(&mut conn).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(applied, ["V21__parcel_tracking_numbers"]);
+    assert_eq!(
+        applied,
+        ["V21__parcel_tracking_numbers", "V22__agent_confirmation"]
+    );
 
     let body: serde_json::Value =
         serde_json::from_str(&body_of(&conn, "old")).unwrap_or_else(|e| panic!("{e}"));

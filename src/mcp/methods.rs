@@ -20,7 +20,7 @@ use crate::{
 /// the connection's permissions (fixed) or a new Shipbase version.
 const TTL_MS: u64 = 5 * 60 * 1000;
 
-const INSTRUCTIONS: &str = "Shipbase manages shipping for one organization: sender addresses, carriers, shipping rules, orders, and shipments with labels and tracking. Every tool works in the organization this connection was approved for, within the permissions granted; to ship, create a shipment (create_shipment, or create_order_shipment for an order) and book it with book_shipment to get its label.";
+const INSTRUCTIONS: &str = "Shipbase manages shipping for one organization: sender addresses, carriers, shipping rules, orders, and shipments with labels and tracking. Every tool works in the organization this connection was approved for, within the permissions granted; to ship, create a shipment (create_shipment, or create_order_shipment for an order) and book it with book_shipment to get its label. A failed call is an isError result whose structured content is the problem: type, title, status, code (validation_failed, not_found, invalid_state, conflict, …), detail, and for invalid arguments errors[] naming each field.";
 
 /// The protocol revision a request is served under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

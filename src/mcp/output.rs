@@ -197,18 +197,9 @@ pub fn for_legacy(schema: &Value) -> Value {
 pub fn or_failure(schema: &Value) -> Value {
     let mut success = schema.clone();
     let defs = success.as_object_mut().and_then(|m| m.remove("$defs"));
-    let failure = json!({
-        "type": "object",
-        "description": "When isError is true: the problem (RFC 9457) with the REST error's code.",
-        "properties": {
-            "type": {"type": "string"},
-            "title": {"type": "string"},
-            "status": {"type": "integer"},
-            "code": {"type": "string"},
-            "detail": {"type": "string"},
-        },
-        "required": ["type", "title", "status", "code"],
-    });
+    // Only its keys: the problem's fields are the same for every tool (and in the instructions),
+    // and this branch is repeated in every tool's schema.
+    let failure = json!({"type": "object", "required": ["type", "title", "status", "code"]});
     let mut either = json!({"anyOf": [success, failure]});
     if schema["type"] == "object" {
         either["type"] = "object".into();

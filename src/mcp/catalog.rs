@@ -201,7 +201,7 @@ fn title(id: &str) -> String {
 
 /// What the tool does, when to use it and what it needs, for a model.
 fn description(operation: &Operation, op: &Value) -> String {
-    let mut parts = vec![operation.summary.to_string()];
+    let mut parts = vec![summary(operation).to_string()];
     if let Some(hint) = guidance(operation.id) {
         parts.push(hint.to_string());
     }
@@ -216,11 +216,25 @@ fn description(operation: &Operation, op: &Value) -> String {
     let details: Vec<&str> = details
         .split("\n\n")
         .filter(|p| !p.starts_with("Scope:") && *p != operation.summary && !p.trim().is_empty())
+        .filter(|p| !p.contains("signing secret"))
         .filter(|p| !p.contains("application/"))
         .collect();
     parts.extend(details.iter().map(|d| d.to_string()));
     parts.push(format!("Needs the permission {}.", operation.scope));
     parts.join("\n\n")
+}
+
+/// The operation's summary as a tool does it: signing secrets never reach a model (DESIGN §12).
+fn summary(operation: &Operation) -> &'static str {
+    match operation.id {
+        "get_webhook" => {
+            "Get a webhook endpoint (its signing secret is shown to people only, in the workbench)."
+        }
+        "create_webhook" => {
+            "Create a webhook endpoint for some of the organization's events (its signing secret is shown to people only, in the workbench)."
+        }
+        _ => operation.summary,
+    }
 }
 
 /// When to use the central tools, and what to look up first.
@@ -233,7 +247,7 @@ fn guidance(id: &str) -> Option<&'static str> {
             "Use it to ship an order: the receiver defaults to the order's shipping address and the parcels to its lines."
         }
         "book_shipment" => {
-            "Books the shipment with its carrier: the label document and tracking number appear on the shipment. Only shipments that are not booked yet can be booked."
+            "Books the shipment with its carrier: the label document and tracking number appear on the shipment, each document as a resource link (read it with resources/read only when the file itself is needed). Only shipments that are not booked yet can be booked. The carrier charges for it: a client that can show forms may first be asked to let the person confirm."
         }
         "update_shipment" => {
             "Only before booking. Fields given replace the stored ones (null clears an optional field; parties and parcels are replaced whole)."
@@ -260,7 +274,10 @@ fn guidance(id: &str) -> Option<&'static str> {
             "Makes a booked return shipment for a booked outbound shipment, from the receiver back to the sender."
         }
         "get_shipment_document" => {
-            "Returns the document (a label PDF) as a base64 file; its id is in the shipment's documents."
+            "Returns a resource link to the document (read the file with resources/read); its id is in the shipment's documents."
+        }
+        "merge_documents" => {
+            "Returns a resource link to the merged PDF (read it with resources/read to print or hand it on)."
         }
         "get_billing_usage" => {
             "Use it before creating many shipments to see how many the plan still includes."

@@ -14,7 +14,7 @@ use crate::{
     mcp::{
         catalog::Tool,
         dispatch::Outcome,
-        era::{META_CAPABILITIES, META_SERVER_INFO},
+        era::META_CAPABILITIES,
         jsonrpc::{Failure, INTERNAL_ERROR, INVALID_PARAMS, Message},
     },
     service::{Actor, Ctx, access::actor::Principal, operations, shipments},
@@ -33,7 +33,7 @@ const PURPOSE: &str = "mcp confirmation";
 pub enum Gate {
     /// Run it.
     Proceed,
-    /// Answer with this `input_required` result.
+    /// Answer with this `input_required` result (the server's identity still to be added).
     Ask(Value),
     /// The person said no: answer with this error result, book nothing.
     Declined(Outcome),
@@ -252,7 +252,6 @@ fn input_required(ctx: &Ctx, call: &Call, question: &str, now: i64) -> Value {
         "resultType": "input_required",
         "inputRequests": {REQUEST_KEY: form},
         "requestState": state(ctx, call, now + TTL_SECONDS),
-        "_meta": {META_SERVER_INFO: crate::mcp::methods::modern_server_info()},
     })
 }
 

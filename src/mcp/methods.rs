@@ -49,11 +49,6 @@ fn server_info(revision: Revision) -> Value {
     }
 }
 
-/// The server's identity in a modern result's `_meta`.
-pub fn modern_server_info() -> Value {
-    server_info(Revision::Modern)
-}
-
 /// A modern result: `resultType` and the server's identity added.
 pub fn modern(mut result: Map<String, Value>) -> Value {
     result.insert("resultType".into(), "complete".into());
@@ -328,7 +323,10 @@ pub async fn call_tool(
     if let (Revision::Modern, Callee::Tool(tool)) = (revision, callee) {
         match crate::mcp::confirm::gate(ctx, message, actor, &org_id, tool, &arguments).await? {
             crate::mcp::confirm::Gate::Proceed => {}
-            crate::mcp::confirm::Gate::Ask(result) => return Ok(result),
+            crate::mcp::confirm::Gate::Ask(mut result) => {
+                result["_meta"] = json!({META_SERVER_INFO: server_info(Revision::Modern)});
+                return Ok(result);
+            }
             crate::mcp::confirm::Gate::Declined(outcome) => {
                 return Ok(tool_result(outcome, revision));
             }

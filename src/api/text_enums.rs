@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::model::{
+    locale::LANGUAGES,
     order_channel::CHANNEL_TYPES,
     org::CURRENCIES,
     pdf_merge::DOCUMENT_TYPES,
@@ -25,6 +26,9 @@ const FIXED: &[(&str, &str, &[&str])] = &[
     ("ShipmentPatch", "termOfTrade", &TERMS_OF_TRADE),
     ("Shipment", "termOfTrade", &TERMS_OF_TRADE),
     ("Party", "type", &PARTY_TYPES),
+    ("ShipmentIn", "language", &LANGUAGES),
+    ("ShipmentPatch", "language", &LANGUAGES),
+    ("Shipment", "language", &LANGUAGES),
     ("Parcel", "weightUnit", &WEIGHT_UNITS),
     ("OrderLine", "weightUnit", &WEIGHT_UNITS),
     ("Printer", "kind", &KINDS),

@@ -20,6 +20,8 @@ pub mod document;
 pub mod event;
 /// `<kind>_<ULID>` identifiers.
 pub mod ids;
+/// The languages customers are written to in.
+pub mod locale;
 /// Members of an organization and their roles there.
 pub mod member;
 /// Networks as the configuration writes them (addresses and CIDR blocks).

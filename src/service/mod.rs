@@ -46,6 +46,7 @@ pub mod seed;
 pub mod sender_addresses;
 pub mod shipments;
 pub mod shipping_rules;
+pub mod tracking_page;
 pub mod users;
 pub mod webhooks;
 

@@ -32,6 +32,7 @@ pub const TABLES: &[&str] = &[
     "shipment_terms",
     "booking_attempts",
     "documents",
+    "tracking_links",
     "print_jobs",
     "events",
     "usage_counters",

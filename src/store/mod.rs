@@ -41,6 +41,7 @@ pub mod shipment_terms;
 pub mod shipments;
 pub mod shipping_rules;
 pub mod sql;
+pub mod tracking_links;
 mod tx;
 #[cfg(test)]
 mod upgrade_tests;

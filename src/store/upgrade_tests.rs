@@ -36,7 +36,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V19__print_job_content",
             "V20__shipment_search",
             "V21__parcel_tracking_numbers",
-            "V22__agent_confirmation"
+            "V22__agent_confirmation",
+            "V23__tracking_links"
         ]
     );
     // V22: an organization made before it asks agents to confirm costly calls.
@@ -203,7 +204,11 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
     let applied = super::migrate(&mut conn).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         applied,
-        ["V21__parcel_tracking_numbers", "V22__agent_confirmation"]
+        [
+            "V21__parcel_tracking_numbers",
+            "V22__agent_confirmation",
+            "V23__tracking_links"
+        ]
     );
 
     let body: serde_json::Value =

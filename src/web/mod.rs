@@ -15,12 +15,16 @@ pub mod consent;
 pub mod login;
 pub mod oauth;
 pub mod page;
+pub mod tracking;
 
 /// `routes` with the pages and the OAuth endpoints added.
 pub fn routes(routes: Route) -> Route {
     let open = || Cors::new().allow_credentials(false);
     app::routes(routes)
         .at("/static/*path", get(assets::serve).head(assets::serve))
+        .at("/t/:token", get(tracking::show))
+        .at("/t/:token/brand.css", get(tracking::brand_css))
+        .at("/t/:token/logo", get(tracking::logo))
         .at(
             "/login",
             get(login::form)

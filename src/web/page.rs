@@ -41,6 +41,10 @@ pub(crate) fn templates() -> &'static Environment<'static> {
             ("apps.html", include_str!("../../templates/apps.html")),
             ("front.html", include_str!("../../templates/front.html")),
             (
+                "tracking.html",
+                include_str!("../../templates/tracking.html"),
+            ),
+            (
                 "app/base.html",
                 include_str!("../../templates/app/base.html"),
             ),

@@ -48,6 +48,7 @@ mod shopify;
 mod splits;
 mod strict_decoder;
 mod test_print;
+mod tracking_page;
 mod upgrade;
 mod user_texts;
 mod webhook_replay;

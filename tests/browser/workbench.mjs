@@ -296,6 +296,25 @@ async function main() {
     await look(page, 'shipment-booked');
     ok('a shipment made with the form and booked');
 
+    // Its public tracking page, as the receiver sees it: in English, then in Danish.
+    const bookedShipment = await api('GET', `/shipments/${pathOf(page.url()).split('/').pop()}`);
+    assert.ok(bookedShipment.trackingUrl, 'a booked shipment has a trackingUrl');
+    const tracking = await context.newPage();
+    for (const [language, heading] of [['en', /Your parcel from/], ['da', /Din pakke fra/]]) {
+      await tracking.setExtraHTTPHeaders({ 'Accept-Language': language });
+      const answer = await tracking.goto(bookedShipment.trackingUrl);
+      assert.equal(answer.status(), 200);
+      assert.equal(await tracking.getAttribute('html', 'lang'), language);
+      assert.match(await textOf(tracking), heading);
+      assert.doesNotMatch(await textOf(tracking), /Vesterbrogade/);
+      await look(tracking, `tracking-page-${language}`);
+    }
+    const missing = await tracking.goto(`${BASE_URL}/t/AAAAAAAAAAAAAAAAAAAAAA`);
+    assert.equal(missing.status(), 404);
+    await look(tracking, 'tracking-page-not-found');
+    await tracking.close();
+    ok('the tracking page in English and Danish, and its 404, pass axe and fit a phone');
+
     await page.getByRole('link', { name: 'Shipments', exact: true }).click();
     assert.match(await textOf(page), /WEB-1001/);
     await look(page, 'shipments');

@@ -51,6 +51,13 @@ pub struct ShipmentBody {
     pub service_point_id: Option<String>,
     pub pickup_details: Option<PickupDetails>,
     pub tracking: Option<Tracking>,
+    /// The language the receiver is written to in (tracking page): en, da, sv, nb, fi or de;
+    /// when not set, the reader's browser or the receiver's country decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// The public tracking page for the receiver, from booking on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracking_url: Option<String>,
 }
 
 /// A shipment as stored. Its public form is `Shipment`, which adds documents and the rule.
@@ -94,6 +101,7 @@ impl ShipmentRecord {
         now: &str,
     ) -> ShipmentRecord {
         body.tracking = None;
+        body.tracking_url = None;
         ShipmentRecord {
             id,
             org_id: self.org_id.clone(),
@@ -139,6 +147,8 @@ pub struct ShipmentIn {
     /// Default pending.
     pub status: Option<ShipmentStatus>,
     pub order_id: Option<String>,
+    /// The language the receiver is written to in: en, da, sv, nb, fi or de.
+    pub language: Option<String>,
 }
 
 impl ShipmentIn {
@@ -155,6 +165,9 @@ impl ShipmentIn {
         errors.length("reference", &self.reference, 1, 200);
         errors.length("senderAddressId", &self.sender_address_id, 1, 100);
         errors.one_of("type", &self.kind, &TYPES);
+        if let Some(language) = &self.language {
+            errors.one_of("language", language, &crate::model::locale::LANGUAGES);
+        }
         if let Some(term) = &self.term_of_trade {
             errors.one_of("termOfTrade", term, &TERMS_OF_TRADE);
         }
@@ -240,6 +253,7 @@ mod tests {
             term_of_trade: None,
             status: None,
             order_id: None,
+            language: None,
         }
     }
 

@@ -30,6 +30,8 @@ pub struct ShipmentPatch {
     pub service_point_id: Option<String>,
     pub pickup_details: Option<PickupDetails>,
     pub order_id: Option<String>,
+    /// en, da, sv, nb, fi or de; null lets the reader's browser or the receiver's country decide.
+    pub language: Option<String>,
 }
 
 /// The optional body of a booking.

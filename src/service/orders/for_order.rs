@@ -68,6 +68,7 @@ fn shipment_for(order: &OrderRecord, request: OrderShipmentIn) -> Result<Shipmen
         parcels: vec![parcel(order)],
         service_point_id: request.service_point_id,
         pickup_details: request.pickup_details,
+        language: None,
     })
 }
 

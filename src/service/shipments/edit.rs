@@ -67,6 +67,8 @@ pub async fn update(
             service_point_id: edited.service_point_id,
             pickup_details: edited.pickup_details,
             tracking: before.body.tracking.clone(),
+            language: edited.language,
+            tracking_url: before.body.tracking_url.clone(),
         };
         shipment.updated_at = now;
         save(tx, &shipment, Change::Updated(&before), &[])?;
@@ -90,6 +92,7 @@ fn writable(s: &crate::model::shipment::ShipmentRecord) -> ShipmentIn {
         term_of_trade: Some(s.term_of_trade.clone()),
         status: None,
         order_id: s.order_id.clone(),
+        language: s.body.language.clone(),
     }
 }
 

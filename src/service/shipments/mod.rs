@@ -364,6 +364,8 @@ fn build(
             service_point_id: new.service_point_id,
             pickup_details: new.pickup_details,
             tracking: None,
+            language: new.language,
+            tracking_url: None,
         },
         created_at: now.clone(),
         updated_at: now,

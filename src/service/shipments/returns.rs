@@ -45,6 +45,7 @@ pub async fn create_return(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> 
     .await
     .map_err(|prepared| prepared.err)?;
     let (org_id, id) = (org_id.to_string(), id.to_string());
+    let base_url = ctx.config.base_url();
     ctx.commit(grant.on(&ret.id), move |tx| {
         let current = require(tx, &org_id, &id)?;
         check_returnable(&current)?;
@@ -54,8 +55,12 @@ pub async fn create_return(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> 
             ));
         }
         let mut ret = ret;
-        let documents = apply(&mut ret, booked, now);
+        let documents = apply(&mut ret, booked, now.clone());
+        let page = crate::service::tracking_page::Link::give(&base_url, &mut ret)?;
         save(tx, &ret, Change::Created, &documents)?;
+        if let Some(page) = page {
+            page.record(tx, &ret, &now)?;
+        }
         view_of(tx, ret)
     })
     .await

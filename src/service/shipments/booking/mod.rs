@@ -30,6 +30,7 @@ use crate::{
             paperwork::{self},
             require, save, view_of,
         },
+        tracking_page,
     },
     store::{self, Reader},
 };
@@ -109,6 +110,7 @@ pub async fn book(
     };
     let at_carrier = booked.at_carrier;
     let (org_id, id, claim) = (org_id.to_string(), id.to_string(), attempt.clone());
+    let base_url = ctx.config.base_url();
     let view = ctx
         .commit(grant, move |tx| {
             let before = require(tx, &org_id, &id)?;
@@ -118,7 +120,11 @@ pub async fn book(
             attempt::complete(tx, &claim, &now)?;
             let mut shipment = before.clone();
             let documents = apply(&mut shipment, booked, now.clone());
+            let page = tracking_page::Link::give(&base_url, &mut shipment)?;
             save(tx, &shipment, Change::Updated(&before), &documents)?;
+            if let Some(page) = page {
+                page.record(tx, &shipment, &now)?;
+            }
             let rule = paperwork::rule_of(tx, &shipment)?;
             paperwork::queue_prints(tx, rule.as_ref(), &documents, &now)?;
             view_of(tx, shipment)

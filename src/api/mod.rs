@@ -13,6 +13,7 @@ pub mod documents;
 pub mod health;
 pub mod idempotent;
 pub mod members;
+pub mod notifications;
 pub mod openapi;
 pub mod order_channels;
 pub mod orders;
@@ -61,7 +62,12 @@ pub enum ApiTags {
 pub fn all() -> impl poem_openapi::OpenApi {
     (
         health::HealthApi,
-        (orgs::OrgsApi, branding::BrandingApi, members::MembersApi),
+        (
+            orgs::OrgsApi,
+            branding::BrandingApi,
+            members::MembersApi,
+            notifications::NotificationsApi,
+        ),
         sender_addresses::SenderAddressesApi,
         carriers::CarriersApi,
         shipping_rules::ShippingRulesApi,

@@ -26,6 +26,7 @@ pub mod locale;
 pub mod member;
 /// Networks as the configuration writes them (addresses and CIDR blocks).
 pub mod net;
+pub mod notification;
 /// OAuth clients, agent connections and authorization codes.
 pub mod oauth;
 /// Orders.

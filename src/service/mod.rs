@@ -34,6 +34,7 @@ pub mod jobs;
 pub mod live;
 pub mod lookup;
 pub mod members;
+pub mod notifications;
 pub mod oauth;
 pub mod operations;
 pub mod order_channels;

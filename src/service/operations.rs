@@ -68,6 +68,12 @@ operations! {
         "Change a member's role or brand limit.";
     REMOVE_MEMBER = "remove_member", write(Orgs), Delete,
         "Remove a person from the organization, ending their agent connections and API tokens here.";
+    GET_NOTIFICATION_SETTINGS = "get_notification_settings", read(Orgs), Read,
+        "Get which e-mails receivers get (booked, out for delivery, delivered, exception) and the templates that replace the built-in words.";
+    UPDATE_NOTIFICATION_SETTINGS = "update_notification_settings", write(Orgs), Change,
+        "Turn receivers' e-mails on or off per event and set or clear their subject and text templates.";
+    PREVIEW_NOTIFICATION = "preview_notification", read(Orgs), Read,
+        "Render one event's e-mail in a language, for a shipment or an example one, with the templates given or stored.";
     LIST_AUDIT_LOG = "list_audit_log", read(Orgs), Read,
         "List every change made to the organization's data, newest first: who, what, when and from where.";
 

@@ -18,6 +18,7 @@ use crate::{
 pub const TABLES: &[&str] = &[
     "orgs",
     "branding",
+    "notification_settings",
     "users",
     "memberships",
     "audit_log",

@@ -27,6 +27,7 @@ pub mod documents;
 pub mod events;
 pub mod idempotency;
 pub mod members;
+pub mod notification_settings;
 pub mod oauth;
 pub mod order_channels;
 pub mod orders;

@@ -48,6 +48,13 @@ async fn every_write_operation_leaves_one_entry_and_reads_none() {
     app.put(&o("/branding"), t, json!({"color": "#112233"}))
         .await
         .expect(200);
+    app.put(
+        &o("/notification-settings"),
+        t,
+        json!({"booked": {"enabled": true}}),
+    )
+    .await
+    .expect(200);
     let member = app
         .post(
             &o("/members"),

@@ -27,6 +27,7 @@ mod isolation;
 mod labels;
 mod limits;
 mod mcp;
+mod notifications;
 mod oauth;
 mod openapi;
 mod orders;

@@ -82,6 +82,17 @@ async fn every_tool(w: &mut Walk<'_>, org: &TestOrg, n: usize) {
     w.call("get_branding", json!({})).await;
     w.call("update_branding", json!({"color": "#112233"})).await;
     w.call("get_billing_usage", json!({})).await;
+    w.call(
+        "update_notification_settings",
+        json!({"booked": {"enabled": true}}),
+    )
+    .await;
+    w.call("get_notification_settings", json!({})).await;
+    w.call(
+        "preview_notification",
+        json!({"event": "delivered", "language": "da"}),
+    )
+    .await;
     let member = w
         .call(
             "add_member",

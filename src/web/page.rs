@@ -65,6 +65,10 @@ pub(crate) fn templates() -> &'static Environment<'static> {
                 include_str!("../../templates/app/branding.html"),
             ),
             (
+                "app/notifications.html",
+                include_str!("../../templates/app/notifications.html"),
+            ),
+            (
                 "app/orders.html",
                 include_str!("../../templates/app/orders.html"),
             ),

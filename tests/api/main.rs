@@ -56,6 +56,7 @@ mod webhook_replay;
 mod webhooks;
 mod workbench;
 mod workbench_branding;
+mod workbench_notifications;
 mod workbench_rules;
 mod workbench_shipments;
 mod workbench_tools;

@@ -99,7 +99,7 @@ pub(crate) fn assert_not_found(page: &Page, what: &str) {
     assert!(page.text().contains("Not found"), "{what}: {}", page.text());
 }
 
-/// The form control (`<input>` or `<select>`) named `name` and what follows it.
+/// The form control (`<input>`, `<select>` or `<textarea>`) named `name` and what follows it.
 pub(crate) fn control<'a>(page: &'a Page, name: &str) -> (&'a str, &'a str) {
     let html = page.html.as_str();
     let at = html
@@ -111,6 +111,10 @@ pub(crate) fn control<'a>(page: &'a Page, name: &str) -> (&'a str, &'a str) {
     let mut rest = &html[end + 1..];
     if tag.starts_with("<select") {
         rest = rest.split_once("</select>").map_or("", |(_, after)| after);
+    } else if tag.starts_with("<textarea") {
+        rest = rest
+            .split_once("</textarea>")
+            .map_or("", |(_, after)| after);
     }
     (tag, rest)
 }

@@ -268,11 +268,22 @@ async function main() {
     assert.match(await textOf(page), /Packing desk/, 'the printer is listed');
     ok('a printer added (after its error was shown in place)');
 
-    for (const sub of ['shipping-rules', 'webhooks', 'order-channels', 'api-tokens', 'members', 'usage', 'audit', 'branding']) {
+    for (const sub of ['shipping-rules', 'webhooks', 'order-channels', 'api-tokens', 'members', 'usage', 'audit', 'branding', 'notifications']) {
       await page.goto(`${BASE_URL}${app(`settings/${sub}`)}`);
       await look(page, `settings-${sub}`);
     }
     ok('every settings page passes axe and fits a phone');
+
+    // E-mails to receivers: one turned on and previewed in Swedish, then saved.
+    await page.goto(`${BASE_URL}${app('settings/notifications')}`);
+    await page.getByRole('group', { name: 'Delivered' }).getByLabel('Send this e-mail').check();
+    await page.getByLabel('Language of the previews').selectOption('sv');
+    await page.getByRole('group', { name: 'Delivered' }).getByRole('button', { name: 'Preview' }).click();
+    assert.match(await textOf(page), /har levererats/, 'the preview is in Swedish');
+    await look(page, 'settings-notifications-preview');
+    await page.getByRole('button', { name: 'Save the e-mail settings' }).click();
+    assert.match(await textOf(page), /The e-mail settings are saved\./);
+    ok('an e-mail turned on, previewed in Swedish and saved');
 
     // New shipment: an error in place, then made and booked.
     await page.getByRole('link', { name: 'New shipment' }).click();

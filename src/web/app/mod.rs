@@ -26,6 +26,7 @@ use crate::{
 
 mod branding;
 mod form_inputs;
+mod notifications;
 mod orders;
 mod rule_form;
 mod rules;
@@ -95,6 +96,12 @@ pub fn routes(routes: Route) -> Route {
         .at(
             "/app/:org/settings/branding",
             get(branding::show).post(branding::submit).with(jar()),
+        )
+        .at(
+            "/app/:org/settings/notifications",
+            get(notifications::show)
+                .post(notifications::submit)
+                .with(jar()),
         )
         .at(
             "/app/:org/settings/branding/logo",

@@ -29,7 +29,7 @@ struct Page {
     columns: &'static [(&'static str, &'static str)],
 }
 
-const PAGES: [Page; 11] = [
+const PAGES: [Page; 12] = [
     Page {
         path: "sender-addresses",
         title: "Sender addresses",
@@ -138,6 +138,12 @@ const PAGES: [Page; 11] = [
         path: "branding",
         title: "Branding",
         operation: &ops::GET_BRANDING,
+        columns: &[],
+    },
+    Page {
+        path: "notifications",
+        title: "E-mails to receivers",
+        operation: &ops::GET_NOTIFICATION_SETTINGS,
         columns: &[],
     },
 ];

@@ -158,6 +158,8 @@ fn respond(status: StatusCode, html: String) -> Response {
         .status(status)
         .content_type("text/html; charset=utf-8")
         .header(header::CACHE_CONTROL, CACHE)
+        // The language follows the reader's browser: a cache keeps one copy per language.
+        .header(header::VARY, "Accept-Language")
         .header("Content-Security-Policy", CSP)
         .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
         .header(header::REFERRER_POLICY, "no-referrer")

@@ -79,6 +79,7 @@ async fn a_booked_shipment_has_a_page_that_shows_only_what_the_receiver_may_see(
         crate::helpers::header(&headers, "cache-control"),
         "public, max-age=60"
     );
+    assert_eq!(crate::helpers::header(&headers, "vary"), "Accept-Language");
     assert!(
         crate::helpers::header(&headers, "content-security-policy").contains("default-src 'none'")
     );

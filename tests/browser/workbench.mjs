@@ -310,20 +310,20 @@ async function main() {
     // Its public tracking page, as the receiver sees it: in English, then in Danish.
     const bookedShipment = await api('GET', `/shipments/${pathOf(page.url()).split('/').pop()}`);
     assert.ok(bookedShipment.trackingUrl, 'a booked shipment has a trackingUrl');
-    const tracking = await context.newPage();
+    const trackingPage = await context.newPage();
     for (const [language, heading] of [['en', /Your parcel from/], ['da', /Din pakke fra/]]) {
-      await tracking.setExtraHTTPHeaders({ 'Accept-Language': language });
-      const answer = await tracking.goto(bookedShipment.trackingUrl);
+      await trackingPage.setExtraHTTPHeaders({ 'Accept-Language': language });
+      const answer = await trackingPage.goto(bookedShipment.trackingUrl);
       assert.equal(answer.status(), 200);
-      assert.equal(await tracking.getAttribute('html', 'lang'), language);
-      assert.match(await textOf(tracking), heading);
-      assert.doesNotMatch(await textOf(tracking), /Vesterbrogade/);
-      await look(tracking, `tracking-page-${language}`);
+      assert.equal(await trackingPage.getAttribute('html', 'lang'), language);
+      assert.match(await textOf(trackingPage), heading);
+      assert.doesNotMatch(await textOf(trackingPage), /Vesterbrogade/);
+      await look(trackingPage, `tracking-page-${language}`);
     }
-    const missing = await tracking.goto(`${BASE_URL}/t/AAAAAAAAAAAAAAAAAAAAAA`);
+    const missing = await trackingPage.goto(`${BASE_URL}/t/AAAAAAAAAAAAAAAAAAAAAA`);
     assert.equal(missing.status(), 404);
-    await look(tracking, 'tracking-page-not-found');
-    await tracking.close();
+    await look(trackingPage, 'tracking-page-not-found');
+    await trackingPage.close();
     ok('the tracking page in English and Danish, and its 404, pass axe and fit a phone');
 
     await page.getByRole('link', { name: 'Shipments', exact: true }).click();

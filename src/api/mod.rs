@@ -22,6 +22,7 @@ pub mod params;
 pub mod printers;
 pub mod problem;
 pub mod quotes;
+pub mod returns_portal;
 pub mod security;
 pub mod sender_addresses;
 pub mod shipments;
@@ -67,6 +68,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
             branding::BrandingApi,
             members::MembersApi,
             notifications::NotificationsApi,
+            returns_portal::ReturnsPortalApi,
         ),
         sender_addresses::SenderAddressesApi,
         carriers::CarriersApi,

@@ -43,6 +43,7 @@ pub mod pdf_merge;
 pub mod printer;
 /// Shipping quotes: the checkout's request and its rates.
 pub mod quote;
+pub mod returns_portal;
 /// Roles in an organization and the scopes each caps a credential at.
 pub mod role;
 /// Scopes (`read:shipments`, `write:all`) and what they grant.

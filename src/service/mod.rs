@@ -43,6 +43,7 @@ pub mod orgs;
 pub mod printers;
 pub mod printing;
 pub mod quotes;
+pub mod returns_portal;
 pub mod seed;
 pub mod sender_addresses;
 pub mod shipments;

@@ -74,6 +74,10 @@ operations! {
         "Turn receivers' e-mails on or off per event and set or clear their subject and text templates.";
     PREVIEW_NOTIFICATION = "preview_notification", read(Orgs), Read,
         "Render one event's e-mail in a language, for a shipment or an example one, with the templates given or stored.";
+    GET_RETURNS_PORTAL = "get_returns_portal", read(Orgs), Read,
+        "Get whether customers may start returns themselves on the returns portal, the shipping rule that books them, and the reasons offered.";
+    UPDATE_RETURNS_PORTAL = "update_returns_portal", write(Orgs), Change,
+        "Open or close the returns portal and set the shipping rule that books its returns and the reasons customers pick from.";
     LIST_AUDIT_LOG = "list_audit_log", read(Orgs), Read,
         "List every change made to the organization's data, newest first: who, what, when and from where.";
 

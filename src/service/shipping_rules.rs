@@ -211,6 +211,12 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
                 "the rule is the return rule of another shipping rule".into(),
             ));
         }
+        if store::returns_portals::get(tx, &org_id)?.shipping_rule_id.as_deref() == Some(&id) {
+            return Err(Error::Conflict(
+                "the returns portal books its returns with this rule; choose another one there first"
+                    .into(),
+            ));
+        }
         store::shipping_rules::delete(tx, &org_id, &id)
     })
     .await

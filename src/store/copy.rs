@@ -26,6 +26,7 @@ pub const TABLES: &[&str] = &[
     "printers",
     "carriers",
     "shipping_rules",
+    "returns_portals",
     "order_channels",
     "orders",
     "shopify_deliveries",

@@ -35,6 +35,7 @@ pub mod orgs;
 pub mod pg;
 mod point;
 pub mod printers;
+pub mod returns_portals;
 pub mod sender_addresses;
 pub mod sessions;
 pub mod shared_state;

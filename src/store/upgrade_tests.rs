@@ -38,7 +38,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V21__parcel_tracking_numbers",
             "V22__agent_confirmation",
             "V23__tracking_links",
-            "V24__notification_settings"
+            "V24__notification_settings",
+            "V25__returns_portal"
         ]
     );
     // V22: an organization made before it asks agents to confirm costly calls.
@@ -209,7 +210,8 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
             "V21__parcel_tracking_numbers",
             "V22__agent_confirmation",
             "V23__tracking_links",
-            "V24__notification_settings"
+            "V24__notification_settings",
+            "V25__returns_portal"
         ]
     );
 

@@ -55,6 +55,9 @@ async fn every_write_operation_leaves_one_entry_and_reads_none() {
     )
     .await
     .expect(200);
+    app.put(&o("/returns-portal"), t, json!({"reasons": ["Too small"]}))
+        .await
+        .expect(200);
     let member = app
         .post(
             &o("/members"),

@@ -38,6 +38,7 @@ mod printers;
 mod quotes;
 mod rate_limits;
 mod receiver;
+mod returns_portal;
 mod roles;
 mod sender_addresses;
 mod shared_state;

@@ -89,6 +89,12 @@ async fn every_tool(w: &mut Walk<'_>, org: &TestOrg, n: usize) {
     .await;
     w.call("get_notification_settings", json!({})).await;
     w.call(
+        "update_returns_portal",
+        json!({"reasons": ["Too small", "Changed my mind"]}),
+    )
+    .await;
+    w.call("get_returns_portal", json!({})).await;
+    w.call(
         "preview_notification",
         json!({"event": "delivered", "language": "da"}),
     )

@@ -69,6 +69,10 @@ pub(crate) fn templates() -> &'static Environment<'static> {
                 include_str!("../../templates/app/notifications.html"),
             ),
             (
+                "app/returns_portal.html",
+                include_str!("../../templates/app/returns_portal.html"),
+            ),
+            (
                 "app/orders.html",
                 include_str!("../../templates/app/orders.html"),
             ),

@@ -1,4 +1,5 @@
-//! Settings → E-mails to receivers (DESIGN §20, §21): each event on or off with its templates,
+//! Settings → E-mails to receivers and Settings → Returns portal (DESIGN §20, §21): each e-mail
+//! event on or off with its templates,
 //! saved through the REST operation, a broken template shown at its input, a preview in a
 //! chosen language that saves nothing, and a member who reads but cannot change.
 
@@ -95,4 +96,66 @@ async fn an_owner_turns_e_mails_on_previews_one_and_sees_a_broken_template_in_pl
     let read = member.get(&path).await;
     assert_eq!(read.status, 200);
     assert!(!read.text().contains("Save the e-mail settings"));
+}
+
+#[tokio::test]
+async fn an_owner_opens_the_returns_portal_with_a_rule_and_reasons() {
+    let shop = Shop::new().await;
+    let mut browser = owner(&shop).await;
+    let path = app_path(&shop.org, "settings/returns-portal");
+    let form = browser.get(&path).await;
+    assert_html_page(&form, "the returns portal page");
+    assert!(
+        form.text().contains(&format!("/r/{}", shop.org.slug)),
+        "{}",
+        form.text()
+    );
+    let token = csrf(&form);
+    let rest = format!("/orgs/{}/returns-portal", shop.org.id);
+
+    // Open without a rule: the problem at the rule's select, nothing saved.
+    let refused = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &token),
+                ("enabled", "on"),
+                ("reasons", "Too small"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, 200, "{}", refused.text());
+    assert!(error_at(&refused, "shippingRuleId").contains("is required"));
+    let closed = shop.app.get(&rest, &shop.org.token).await.expect(200);
+    assert_eq!(closed["enabled"], false);
+
+    let (address, carrier) = shop.app.create_address_and_carrier(&shop.org).await;
+    let rule = shop
+        .app
+        .create_rule(
+            &shop.org,
+            crate::fixtures::rule_body(
+                &crate::fixtures::id_of(&carrier),
+                &crate::fixtures::id_of(&address),
+            ),
+        )
+        .await;
+    let rule_id = crate::fixtures::id_of(&rule);
+    let saved = browser
+        .post(
+            &path,
+            &[
+                ("csrf_token", &token),
+                ("enabled", "on"),
+                ("shippingRuleId", &rule_id),
+                ("reasons", "Too small\r\n\r\n  Changed my mind  \r\n"),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status, 303, "{}", saved.text());
+    let stored = shop.app.get(&rest, &shop.org.token).await.expect(200);
+    assert_eq!(
+        stored,
+        serde_json::json!({"enabled": true, "shippingRuleId": rule_id, "reasons": ["Too small", "Changed my mind"]})
+    );
 }

@@ -268,7 +268,7 @@ async function main() {
     assert.match(await textOf(page), /Packing desk/, 'the printer is listed');
     ok('a printer added (after its error was shown in place)');
 
-    for (const sub of ['shipping-rules', 'webhooks', 'order-channels', 'api-tokens', 'members', 'usage', 'audit', 'branding', 'notifications']) {
+    for (const sub of ['shipping-rules', 'webhooks', 'order-channels', 'api-tokens', 'members', 'usage', 'audit', 'branding', 'notifications', 'returns-portal']) {
       await page.goto(`${BASE_URL}${app(`settings/${sub}`)}`);
       await look(page, `settings-${sub}`);
     }

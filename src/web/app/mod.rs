@@ -28,6 +28,7 @@ mod branding;
 mod form_inputs;
 mod notifications;
 mod orders;
+mod returns_portal;
 mod rule_form;
 mod rules;
 mod scan;
@@ -96,6 +97,12 @@ pub fn routes(routes: Route) -> Route {
         .at(
             "/app/:org/settings/branding",
             get(branding::show).post(branding::submit).with(jar()),
+        )
+        .at(
+            "/app/:org/settings/returns-portal",
+            get(returns_portal::show)
+                .post(returns_portal::submit)
+                .with(jar()),
         )
         .at(
             "/app/:org/settings/notifications",

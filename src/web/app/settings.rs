@@ -29,7 +29,7 @@ struct Page {
     columns: &'static [(&'static str, &'static str)],
 }
 
-const PAGES: [Page; 12] = [
+const PAGES: [Page; 13] = [
     Page {
         path: "sender-addresses",
         title: "Sender addresses",
@@ -144,6 +144,12 @@ const PAGES: [Page; 12] = [
         path: "notifications",
         title: "E-mails to receivers",
         operation: &ops::GET_NOTIFICATION_SETTINGS,
+        columns: &[],
+    },
+    Page {
+        path: "returns-portal",
+        title: "Returns portal",
+        operation: &ops::GET_RETURNS_PORTAL,
         columns: &[],
     },
 ];

@@ -1,7 +1,7 @@
-//! Settings → E-mails to receivers and Settings → Returns portal (DESIGN §20, §21): each e-mail
-//! event on or off with its templates,
-//! saved through the REST operation, a broken template shown at its input, a preview in a
-//! chosen language that saves nothing, and a member who reads but cannot change.
+//! Settings → E-mails to receivers and Settings → Returns portal (DESIGN §20, §21): each
+//! e-mail event on or off with its templates, saved through the REST operation, a broken
+//! template shown at its input, a preview in a chosen language that saves nothing, a member who
+//! reads but cannot change; the portal opened with a rule and reasons.
 
 use crate::{
     fixtures::Shop,

@@ -224,7 +224,7 @@ fn description(operation: &Operation, op: &Value) -> String {
     parts.join("\n\n")
 }
 
-/// The operation's summary as a tool does it: signing secrets never reach a model (DESIGN §12).
+/// The operation's summary as a tool does it: signing secrets never reach a model.
 fn summary(operation: &Operation) -> &'static str {
     match operation.id {
         "get_webhook" => {

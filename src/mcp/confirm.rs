@@ -1,4 +1,4 @@
-//! A confirmation before an agent spends money (DESIGN §12): in the 2026-07-28 revision, a call
+//! A confirmation before an agent spends money: in the 2026-07-28 revision, a call
 //! of a tool that buys a label from a carrier first answers `input_required` with a form asking
 //! the person using the agent, when the client declared it can show forms (`elicitation`) and the
 //! organization's `agents.confirm_costly` is on. The client calls again with the person's answer

@@ -138,7 +138,7 @@ pub fn list_tools(
                     .is_some_and(|r| sets.contains(&r))
             })
         })
-        .map(|tool| definition(tool, revision))
+        .map(|tool| definition(tool.operation.id, revision))
         .chain(
             crate::mcp::tasks::tasks()
                 .iter()
@@ -146,7 +146,7 @@ pub fn list_tools(
                 .filter(|task| {
                     toolsets.is_none_or(|sets| crate::mcp::tasks::in_toolsets(task, sets))
                 })
-                .map(|task| task_definition(&task.definition, revision)),
+                .map(|task| definition(task.name, revision)),
         )
         .collect();
     let result = json!({"tools": tools})
@@ -217,28 +217,47 @@ fn not_found(message: &Message) -> Failure {
     .with_data(json!({ "uri": uri }))
 }
 
-/// A tool's definition with only the fields its revision knows.
-fn definition(tool: &Tool, revision: Revision) -> Value {
-    let mut definition = tool.definition.clone();
+/// A tool's definition (an operation's or a task tool's, named `name`) in `revision`'s terms,
+/// made once for every tool and revision: `tools/list` only copies it.
+fn definition(name: &str, revision: Revision) -> Value {
+    type Made = std::collections::HashMap<(&'static str, u8), Value>;
+    static MADE: std::sync::OnceLock<Made> = std::sync::OnceLock::new();
+    let made = MADE.get_or_init(|| {
+        let every = catalog::tools()
+            .iter()
+            .map(|tool| (tool.operation.id, &tool.definition))
+            .chain(
+                crate::mcp::tasks::tasks()
+                    .iter()
+                    .map(|task| (task.name, &task.definition)),
+            );
+        every
+            .flat_map(|(name, definition)| {
+                [Revision::Modern, Revision::Structured, Revision::Plain]
+                    .map(|r| ((name, r as u8), for_revision(definition, r)))
+            })
+            .collect()
+    });
+    made.get(&(name, revision as u8))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// `definition` with only the fields `revision` knows: 2025-03-26 neither titles nor output
+/// schemas; the 2025 revisions an object schema (a list's wrapped as its result is); every
+/// output schema also admitting the problem of a failed call.
+fn for_revision(definition: &Value, revision: Revision) -> Value {
+    let mut definition = definition.clone();
     if let Some(map) = definition.as_object_mut() {
-        match revision {
-            // 2025-03-26 knows neither titles nor output schemas.
-            Revision::Plain => {
-                map.remove("title");
-                map.remove("outputSchema");
-            }
-            Revision::Structured => {
-                if let Some(schema) = map.get("outputSchema") {
-                    let object = crate::mcp::output::for_legacy(schema);
-                    map.insert("outputSchema".into(), output::or_failure(&object));
-                }
-            }
-            Revision::Modern => {
-                if let Some(schema) = map.get("outputSchema") {
-                    let either = output::or_failure(schema);
-                    map.insert("outputSchema".into(), either);
-                }
-            }
+        if revision == Revision::Plain {
+            map.remove("title");
+            map.remove("outputSchema");
+        } else if let Some(schema) = map.get("outputSchema") {
+            let schema = match revision {
+                Revision::Structured => output::for_legacy(schema),
+                _ => schema.clone(),
+            };
+            map.insert("outputSchema".into(), output::or_failure(&schema));
         }
     }
     definition
@@ -252,21 +271,6 @@ fn organization(actor: &Actor) -> Option<String> {
         }
         _ => None,
     }
-}
-
-/// A task tool's definition in `revision`'s terms (as `definition` does for the others).
-fn task_definition(definition: &Value, revision: Revision) -> Value {
-    let mut definition = definition.clone();
-    if let Some(map) = definition.as_object_mut() {
-        if revision == Revision::Plain {
-            map.remove("title");
-            map.remove("outputSchema");
-        } else if let Some(schema) = map.get("outputSchema") {
-            let either = output::or_failure(schema);
-            map.insert("outputSchema".into(), either);
-        }
-    }
-    definition
 }
 
 /// What a `tools/call` names.

@@ -191,7 +191,7 @@ pub fn for_legacy(schema: &Value) -> Value {
 }
 
 /// The schema a client checks a result against, failures included: a failed call's
-/// `structuredContent` is the REST problem (DESIGN §12), and clients such as the TypeScript SDK
+/// `structuredContent` is the REST problem, and clients such as the TypeScript SDK
 /// 1.x check it against the `outputSchema` even when `isError` is set. The success shape is
 /// the first branch; `$defs` stay at the root, where references find them.
 pub fn or_failure(schema: &Value) -> Value {

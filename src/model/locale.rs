@@ -1,4 +1,4 @@
-//! The languages customers are written to in (DESIGN §21): en, da, sv, nb, fi and de, each with
+//! The languages customers are written to in: en, da, sv, nb, fi and de, each with
 //! one catalogue of words (`locales/<code>.toml`, built into the binary), and how one is chosen:
 //! the shipment's `language`, else the reader's `Accept-Language`, else the receiver's country,
 //! else English.

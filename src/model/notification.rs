@@ -1,4 +1,4 @@
-//! Which e-mails an organization's receivers get, and in which words (DESIGN §21): one setting
+//! Which e-mails an organization's receivers get, and in which words: one setting
 //! per event, each off until turned on, with optional minijinja templates replacing the
 //! built-in subject and text.
 

@@ -220,7 +220,7 @@ operations! {
 }
 
 /// The operations that buy something from a carrier (a label): an agent asks its person first
-/// when the organization wants it (DESIGN §12, `agents.confirm_costly`).
+/// when the organization wants it (`agents.confirmCostly`).
 pub const SPENDS_MONEY: &[&Operation] = &[&BOOK_SHIPMENT, &CREATE_RETURN_SHIPMENT];
 
 /// Creating an organization (`POST /orgs`): not an operation on an organization's data, so not

@@ -9,7 +9,7 @@ use ring::rand::{SecureRandom, SystemRandom};
 use crate::{
     error::{Error, Result},
     model::{
-        branding::Branding,
+        branding::DEFAULT_COLOR,
         shipment::{ShipmentRecord, TrackingEvent},
         status::ShipmentStatus,
     },
@@ -46,7 +46,10 @@ impl Link {
 /// What the page shows.
 #[derive(Debug)]
 pub struct Page {
-    pub branding: Branding,
+    /// The name customers see.
+    pub shop: String,
+    /// The brand colour, `#rrggbb`.
+    pub color: String,
     /// The catalogue key of where the parcel stands (`status_in_transit`, …).
     pub status: String,
     pub carrier: Option<String>,
@@ -77,19 +80,18 @@ pub async fn find(ctx: &Ctx, token: &str) -> Result<Option<Page>> {
         let Some(shipment) = store::shipments::get(db, &org_id, &shipment_id)? else {
             return Ok(None);
         };
-        let (org_name, stored) = store::branding::get(db, &org_id)?.ok_or(Error::NotFound)?;
-        let logo_version = stored
-            .logo
-            .as_ref()
-            .map(|_| stored.updated_at.clone().unwrap_or_default());
-        let branding = stored.shown(&org_name);
+        let look = store::branding::look(db, &org_id)?.ok_or(Error::NotFound)?;
+        let logo_version = look
+            .has_logo
+            .then(|| look.updated_at.clone().unwrap_or_default());
         let carrier =
             store::carriers::get(db, &org_id, &shipment.body.carrier_settings.carrier_id)?
                 .map(|c| c.carrier.fields.name);
         let receiver = shipment.body.parties.iter().find(|p| p.kind == "receiver");
         let tracking = shipment.body.tracking.clone().unwrap_or_default();
         Ok(Some(Page {
-            branding,
+            shop: look.display_name.unwrap_or(look.org_name),
+            color: look.color.unwrap_or_else(|| DEFAULT_COLOR.to_string()),
             status: status_key(&shipment),
             carrier,
             tracking_number: tracking.number,
@@ -101,6 +103,21 @@ pub async fn find(ctx: &Ctx, token: &str) -> Result<Option<Page>> {
             logo_version,
         }))
     })
+}
+
+/// The brand colour of the page `token` names (the default one for any other token).
+pub async fn color(ctx: &Ctx, token: &str) -> Result<String> {
+    let token = token.to_string();
+    let color = ctx.db.point(move |db| {
+        if !plausible(&token) {
+            return Ok(None);
+        }
+        let Some((org_id, _)) = store::tracking_links::find(db, &token)? else {
+            return Ok(None);
+        };
+        Ok(store::branding::look(db, &org_id)?.and_then(|look| look.color))
+    })?;
+    Ok(color.unwrap_or_else(|| DEFAULT_COLOR.to_string()))
 }
 
 /// The logo of the organization whose page `token` is: its media type and bytes.

@@ -39,6 +39,37 @@ pub fn get(db: &Reader, org_id: &str) -> Result<Option<(String, Stored)>> {
         .optional()?)
 }
 
+/// What a customer's page shows of the branding, without the logo's bytes: the name customers
+/// see, the colour (each None when not set), whether there is a logo, when it last changed, and
+/// the organization's own name; None when there is no such organization.
+pub fn look(db: &Reader, org_id: &str) -> Result<Option<Look>> {
+    Ok(db
+        .conn
+        .prepare_cached(
+            "SELECT o.name, b.display_name, b.color, b.logo IS NOT NULL, b.updated_at
+             FROM orgs o LEFT JOIN branding b ON b.org_id = o.id WHERE o.id = ?1",
+        )?
+        .query_row([org_id], |r| {
+            Ok(Look {
+                org_name: r.get(0)?,
+                display_name: r.get(1)?,
+                color: r.get(2)?,
+                has_logo: r.get::<_, Option<bool>>(3)?.unwrap_or(false),
+                updated_at: r.get(4)?,
+            })
+        })
+        .optional()?)
+}
+
+/// See `look`.
+pub struct Look {
+    pub org_name: String,
+    pub display_name: Option<String>,
+    pub color: Option<String>,
+    pub has_logo: bool,
+    pub updated_at: Option<String>,
+}
+
 /// The logo alone: its type and bytes.
 pub fn logo(db: &Reader, org_id: &str) -> Result<Option<Logo>> {
     let row: Option<(String, Vec<u8>)> = db

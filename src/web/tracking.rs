@@ -54,10 +54,9 @@ pub async fn show(req: &Request, Data(ctx): Data<&Ctx>, Path(token): Path<String
 /// `GET /t/{token}/brand.css`: the organization's colour for the page's header.
 #[handler]
 pub async fn brand_css(Data(ctx): Data<&Ctx>, Path(token): Path<String>) -> Response {
-    let color = match tracking_page::find(ctx, &token).await {
-        Ok(Some(found)) => found.branding.color,
-        _ => crate::model::branding::DEFAULT_COLOR.to_string(),
-    };
+    let color = tracking_page::color(ctx, &token)
+        .await
+        .unwrap_or_else(|_| crate::model::branding::DEFAULT_COLOR.to_string());
     let css = format!(
         ":root {{ --brand: {color}; --brand-text: {}; }}\n",
         text_on(&color)
@@ -95,7 +94,7 @@ fn render(token: &str, found: Option<&Page>, language: &'static str) -> String {
     let t = |key: &str| words.get(key).to_string();
     let values = match found {
         Some(page) => {
-            let shop = page.branding.display_name.clone();
+            let shop = page.shop.clone();
             let carrier = page.carrier.clone();
             let events: Vec<_> = page
                 .events

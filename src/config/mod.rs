@@ -11,7 +11,8 @@ mod sections;
 mod validate;
 
 pub use sections::{
-    AddOn, Carriers, Limits, Log, Login, OAuth, Plan, Printers, Server, Signup, Storage, Webhooks,
+    AddOn, Carriers, Limits, Log, Login, OAuth, Plan, Printers, Server, Signup, Smtp, Storage,
+    Webhooks,
 };
 
 /// The documented example, compiled in: `shipbase config example` prints it.
@@ -26,6 +27,7 @@ pub struct Config {
     pub limits: Limits,
     pub signup: Signup,
     pub webhooks: Webhooks,
+    pub smtp: Smtp,
     pub printers: Printers,
     pub carriers: Carriers,
     pub oauth: OAuth,
@@ -42,6 +44,7 @@ impl Default for Config {
             limits: Limits::default(),
             signup: Signup::default(),
             webhooks: Webhooks::default(),
+            smtp: Smtp::default(),
             printers: Printers::default(),
             carriers: Carriers::default(),
             oauth: OAuth::default(),

@@ -87,6 +87,41 @@ pub struct Webhooks {
     pub retention_days: u32,
 }
 
+/// E-mail to receivers (DESIGN §21). No `url`: no mail is sent, and messages are logged as
+/// failed with the reason.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Smtp {
+    /// `smtp://user:pass@host:port` (STARTTLS, required unless the server is on loopback or
+    /// `allow_plain` is set) or `smtps://…` (TLS from the first byte); empty: no e-mail.
+    pub url: String,
+    /// The sender address, `noreply@shop.example` or `Shop <noreply@shop.example>`; the
+    /// organization's name is shown as the sender's name.
+    pub from: String,
+    /// Accept a server that offers no STARTTLS on a non-loopback address (credentials and mail
+    /// then cross the network in clear).
+    pub allow_plain: bool,
+    /// Multiplies the retry delays (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).
+    pub retry_scale: f64,
+    /// How long one conversation with the server may take.
+    pub timeout_seconds: u64,
+    /// Messages sent at once.
+    pub max_concurrency: u32,
+}
+
+impl Default for Smtp {
+    fn default() -> Smtp {
+        Smtp {
+            url: String::new(),
+            from: String::new(),
+            allow_plain: false,
+            retry_scale: 1.0,
+            timeout_seconds: 30,
+            max_concurrency: 4,
+        }
+    }
+}
+
 /// Network printers (DESIGN §17).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]

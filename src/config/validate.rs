@@ -86,6 +86,7 @@ impl Config {
                 "webhooks.retry_scale: must be a positive number",
             ));
         }
+        problems.extend(self.smtp_problems());
         if !(self.printers.retry_scale.is_finite() && self.printers.retry_scale >= 0.0) {
             problems.push(String::from(
                 "printers.retry_scale: must be a number of at least 0",
@@ -173,6 +174,49 @@ impl Config {
                     ));
                 }
             }
+        }
+        problems
+    }
+}
+
+impl Config {
+    /// The problems of `[smtp]`: a URL the mail client can use and a sender it can write.
+    fn smtp_problems(&self) -> Vec<String> {
+        let smtp = &self.smtp;
+        let mut problems = Vec::new();
+        if !(smtp.retry_scale.is_finite() && smtp.retry_scale > 0.0) {
+            problems.push(String::from("smtp.retry_scale: must be a positive number"));
+        }
+        if smtp.timeout_seconds == 0 {
+            problems.push(String::from("smtp.timeout_seconds: must be at least 1"));
+        }
+        if smtp.max_concurrency == 0 {
+            problems.push(String::from("smtp.max_concurrency: must be at least 1"));
+        }
+        if smtp.url.is_empty() {
+            return problems;
+        }
+        match url::Url::parse(&smtp.url) {
+            Ok(url) if !["smtp", "smtps"].contains(&url.scheme()) => problems.push(format!(
+                "smtp.url: the scheme must be smtp:// or smtps://, not {}://",
+                url.scheme()
+            )),
+            Ok(url) if url.host_str().is_none_or(str::is_empty) => {
+                problems.push(String::from("smtp.url: names no host"))
+            }
+            Ok(_) => {}
+            // The URL itself may hold a password: name the problem, not the value.
+            Err(err) => problems.push(format!("smtp.url: is not a URL ({err})")),
+        }
+        if smtp.from.is_empty() {
+            problems.push(String::from(
+                "smtp.from: must be set when smtp.url is (the sender address)",
+            ));
+        } else if smtp.from.parse::<lettre::message::Mailbox>().is_err() {
+            problems.push(format!(
+                "smtp.from: {:?} is not an e-mail address (name@domain or Name <name@domain>)",
+                smtp.from
+            ));
         }
         problems
     }

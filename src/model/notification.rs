@@ -107,3 +107,63 @@ pub struct NotificationPreview {
     pub subject: String,
     pub text: String,
 }
+
+/// The events as the notification log names them (`EVENTS` in snake case).
+pub const LOG_EVENTS: [&str; 4] = ["booked", "out_for_delivery", "delivered", "exception"];
+
+/// The log's name of a settings event (`outForDelivery` → `out_for_delivery`).
+pub fn log_event(event: &str) -> Option<&'static str> {
+    EVENTS
+        .iter()
+        .position(|e| *e == event)
+        .map(|at| LOG_EVENTS[at])
+}
+
+/// The settings' name of a log event (`out_for_delivery` → `outForDelivery`).
+pub fn settings_event(event: &str) -> Option<&'static str> {
+    LOG_EVENTS
+        .iter()
+        .position(|e| *e == event)
+        .map(|at| EVENTS[at])
+}
+
+/// One e-mail to a receiver about a shipment: queued with the change it tells about, then sent
+/// (or given up on) by the mail worker.
+#[derive(Clone, Debug, PartialEq, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Notification {
+    pub id: String,
+    pub shipment_id: String,
+    /// booked, out_for_delivery, delivered or exception.
+    pub event: String,
+    /// The receiver's address.
+    pub to: String,
+    /// en, da, sv, nb, fi or de.
+    pub language: String,
+    /// queued (waiting for its first or next attempt), sent or failed (given up on: the mail
+    /// server refused it for good, every retry was spent, the receiver unsubscribed, or no mail
+    /// server is configured).
+    pub status: String,
+    /// How many times sending was tried.
+    pub attempts: u32,
+    /// Why the last attempt did not send it.
+    pub error: Option<String>,
+    pub created_at: String,
+    pub sent_at: Option<String>,
+}
+
+crate::page_of!(NotificationPage, Notification);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_and_settings_names_map_both_ways() {
+        for (settings, log) in EVENTS.iter().zip(LOG_EVENTS) {
+            assert_eq!(log_event(settings), Some(log));
+            assert_eq!(settings_event(log), Some(*settings));
+        }
+        assert_eq!(log_event("out_for_delivery"), None);
+    }
+}

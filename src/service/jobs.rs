@@ -1,11 +1,11 @@
 //! The loops that run beside the server, started and stopped from one place: webhook delivery
-//! (which also runs housekeeping), printing, and carrier tracking.
+//! (which also runs housekeeping), e-mail to receivers, printing, and carrier tracking.
 
 use std::time::Duration;
 
 use tokio::{sync::watch, task::JoinHandle};
 
-use crate::service::{Ctx, printing, shipments::carrier_tracking, webhooks::worker};
+use crate::service::{Ctx, mail, printing, shipments::carrier_tracking, webhooks::worker};
 
 /// The running loops.
 pub struct Jobs {
@@ -18,6 +18,7 @@ pub fn start(ctx: &Ctx, grace: Duration) -> Jobs {
     let (stop, stopped) = watch::channel(false);
     let running = vec![
         tokio::spawn(worker::run(ctx.clone(), stopped.clone(), grace)),
+        tokio::spawn(mail::worker::run(ctx.clone(), stopped.clone(), grace)),
         tokio::spawn(printing::run(ctx.clone(), stopped.clone(), grace)),
         tokio::spawn(carrier_tracking::run(ctx.clone(), stopped)),
     ];

@@ -33,6 +33,7 @@ pub mod input;
 pub mod jobs;
 pub mod live;
 pub mod lookup;
+pub mod mail;
 pub mod members;
 pub mod notifications;
 pub mod oauth;
@@ -82,6 +83,8 @@ pub struct Inner {
     pub printing: printing::Queue,
     /// The carrier adapters' HTTP client and API locations.
     pub carriers: crate::carriers::Env,
+    /// The mail server receivers' e-mail goes through, when configured.
+    pub mailer: mail::Mailer,
     /// Permits to run Argon2 (a few at once, so that a burst of sign-ins cannot take every
     /// thread of the blocking pool and all its memory).
     pub passwords: tokio::sync::Semaphore,
@@ -122,6 +125,11 @@ impl Ctx {
         let vault = Vault::open(&config.storage.secret_key, &config.storage.data_dir)?;
         let sender = Sender::new(config.webhooks.allow_private_targets)?;
         let carriers = crate::carriers::Env::new(&config.carriers, clock.clone());
+        let hello = url::Url::parse(&config.base_url())
+            .ok()
+            .and_then(|url| url.host_str().map(str::to_string))
+            .unwrap_or_else(|| "localhost".into());
+        let mailer = mail::Mailer::new(&config.smtp, &hello)?;
         Ok(Ctx(Arc::new(Inner {
             db,
             config,
@@ -135,6 +143,7 @@ impl Ctx {
             documents: oauth::documents::Cache::default(),
             printing: printing::Queue::default(),
             carriers,
+            mailer,
             passwords: tokio::sync::Semaphore::new(password_permits()),
         })))
     }

@@ -88,7 +88,6 @@ pub async fn preview(
         let settings = store::notification_settings::get(db, &org)?;
         Ok((settings, stored.shown(&org_name).display_name))
     })?;
-    let stored = settings.of(&request.event).cloned().unwrap_or_default();
     let shipment_json = match &shipment {
         Some(s) => poem_openapi::types::ToJSON::to_json(s).unwrap_or_default(),
         None => example_shipment(ctx),
@@ -101,32 +100,21 @@ pub async fn preview(
         None,
         None,
     );
-    let tracking_url = shipment_json["trackingUrl"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let values = context! {
-        shipment => Value::from(minijinja::value::Serde(&shipment_json)),
-        organization => context! { name => name },
-        trackingUrl => tracking_url,
-        language => language,
-    };
-    let key = catalogue_key(&request.event);
-    let words = locale::catalogue(language);
-    let subject_source = request
-        .subject
-        .or(stored.subject)
-        .unwrap_or_else(|| words.get(&format!("mail_{key}_subject")).to_string());
-    let text_source = request
-        .text
-        .or(stored.text)
-        .unwrap_or_else(|| words.get(&format!("mail_{key}_text")).to_string());
+    let values = values(&shipment_json, &name, language);
+    let stored = settings.of(&request.event).cloned().unwrap_or_default();
+    let (subject, text) = words(
+        &request.event,
+        language,
+        request.subject.or(stored.subject),
+        request.text.or(stored.text),
+        &values,
+    );
     let mut errors = Violations::new();
-    let subject = render(&subject_source, &values).unwrap_or_else(|problem| {
+    let subject = subject.unwrap_or_else(|problem| {
         errors.add("subject", problem);
         String::new()
     });
-    let text = render(&text_source, &values).unwrap_or_else(|problem| {
+    let text = text.unwrap_or_else(|problem| {
         errors.add("text", problem);
         String::new()
     });
@@ -134,11 +122,49 @@ pub async fn preview(
     Ok(NotificationPreview {
         event: request.event,
         language: language.to_string(),
-        // A subject is one line.
-        subject: subject.split_whitespace().collect::<Vec<_>>().join(" "),
+        subject,
         text,
     })
 }
+
+/// What the templates are given: the shipment in its public form, the organization's name
+/// as customers see it, the shipment's tracking page and the language.
+pub(crate) fn values(shipment: &serde_json::Value, shop: &str, language: &str) -> Value {
+    let tracking_url = shipment["trackingUrl"].as_str().unwrap_or_default();
+    context! {
+        shipment => Value::from(minijinja::value::Serde(shipment)),
+        organization => context! { name => shop },
+        trackingUrl => tracking_url,
+        language => language,
+    }
+}
+
+/// The subject (one line) and text of an event's e-mail (`event` as the settings name it) in
+/// `language`: from the templates given, else the built-in ones; each, or why it cannot be
+/// rendered.
+pub(crate) fn words(
+    event: &str,
+    language: &str,
+    subject: Option<String>,
+    text: Option<String>,
+    values: &Value,
+) -> (
+    std::result::Result<String, String>,
+    std::result::Result<String, String>,
+) {
+    let key = catalogue_key(event);
+    let built_in = locale::catalogue(language);
+    let subject = subject.unwrap_or_else(|| built_in.get(&format!("mail_{key}_subject")).into());
+    let text = text.unwrap_or_else(|| built_in.get(&format!("mail_{key}_text")).into());
+    (
+        render(&subject, values)
+            .map(|subject| subject.split_whitespace().collect::<Vec<_>>().join(" ")),
+        render(&text, values),
+    )
+}
+
+/// The e-mail of a return booked in the returns portal, with its label (built-in words only).
+pub(crate) const RETURN_LABEL: &str = "return";
 
 /// The catalogue's name of an event (`outForDelivery` → `out_for_delivery`).
 fn catalogue_key(event: &str) -> &'static str {
@@ -146,6 +172,7 @@ fn catalogue_key(event: &str) -> &'static str {
         "outForDelivery" => "out_for_delivery",
         "delivered" => "delivered",
         "exception" => "exception",
+        RETURN_LABEL => RETURN_LABEL,
         _ => "booked",
     }
 }
@@ -176,7 +203,7 @@ fn compile(source: &str) -> std::result::Result<(), String> {
         .map_err(|e| format!("not a valid template: {e}"))
 }
 
-fn render(source: &str, values: &Value) -> std::result::Result<String, String> {
+pub(crate) fn render(source: &str, values: &Value) -> std::result::Result<String, String> {
     let env = environment();
     let template = env
         .template_from_str(source)

@@ -213,6 +213,8 @@ operations! {
         "Give a webhook endpoint a new signing secret; for 24 hours deliveries are signed with the old one too.";
     TEST_WEBHOOK = "test_webhook", write(Webhooks), Action,
         "Send a signed webhook.test event to the endpoint now and report how it answered.";
+    LIST_SHIPMENT_NOTIFICATIONS = "list_shipment_notifications", read(Shipments), Read,
+        "List the e-mails sent (or queued, or given up on) to a shipment's receiver, newest first: booked, out for delivery, delivered and exception messages, with their status, attempts and last error.";
     LIST_WEBHOOK_DELIVERIES = "list_webhook_deliveries", read(Webhooks), Read,
         "List the delivery attempts of a webhook endpoint, newest first.";
     REPLAY_WEBHOOK_DELIVERY = "replay_webhook_delivery", write(Webhooks), Action,

@@ -35,6 +35,8 @@ pub const TABLES: &[&str] = &[
     "booking_attempts",
     "documents",
     "tracking_links",
+    "notifications",
+    "mail_suppressions",
     "print_jobs",
     "events",
     "usage_counters",

@@ -28,6 +28,7 @@ pub mod events;
 pub mod idempotency;
 pub mod members;
 pub mod notification_settings;
+pub mod notifications;
 pub mod oauth;
 pub mod order_channels;
 pub mod orders;

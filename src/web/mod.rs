@@ -16,6 +16,7 @@ pub mod login;
 pub mod oauth;
 pub mod page;
 pub mod tracking;
+pub mod unsubscribe;
 
 /// `routes` with the pages and the OAuth endpoints added.
 pub fn routes(routes: Route) -> Route {
@@ -25,6 +26,10 @@ pub fn routes(routes: Route) -> Route {
         .at("/t/:token", get(tracking::show))
         .at("/t/:token/brand.css", get(tracking::brand_css))
         .at("/t/:token/logo", get(tracking::logo))
+        .at(
+            "/u/:token",
+            get(unsubscribe::show).post(unsubscribe::confirm),
+        )
         .at(
             "/login",
             get(login::form)

@@ -45,6 +45,14 @@ pub(crate) fn templates() -> &'static Environment<'static> {
                 include_str!("../../templates/tracking.html"),
             ),
             (
+                "customer/base.html",
+                include_str!("../../templates/customer/base.html"),
+            ),
+            (
+                "customer/unsubscribe.html",
+                include_str!("../../templates/customer/unsubscribe.html"),
+            ),
+            (
                 "app/base.html",
                 include_str!("../../templates/app/base.html"),
             ),

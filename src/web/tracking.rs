@@ -59,7 +59,7 @@ pub async fn brand_css(Data(ctx): Data<&Ctx>, Path(token): Path<String>) -> Resp
         .unwrap_or_else(|_| crate::model::branding::DEFAULT_COLOR.to_string());
     let css = format!(
         ":root {{ --brand: {color}; --brand-text: {}; }}\n",
-        text_on(&color)
+        crate::model::branding::text_on(&color)
     );
     Response::builder()
         .content_type("text/css; charset=utf-8")
@@ -163,40 +163,4 @@ fn respond(status: StatusCode, html: String) -> Response {
         .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
         .header(header::REFERRER_POLICY, "no-referrer")
         .body(html)
-}
-
-/// Black or white, whichever reads better on `color` (`#rrggbb`), by WCAG contrast.
-fn text_on(color: &str) -> &'static str {
-    let channel = |at: usize| {
-        let value = color
-            .get(at..at + 2)
-            .and_then(|h| u8::from_str_radix(h, 16).ok())
-            .unwrap_or(0);
-        let c = f64::from(value) / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    let luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-    // Contrast with white (1.05 / (L + 0.05)) against contrast with black ((L + 0.05) / 0.05).
-    if 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 {
-        "#ffffff"
-    } else {
-        "#111111"
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_is_white_on_dark_and_black_on_light_colours() {
-        assert_eq!(text_on("#374151"), "#ffffff");
-        assert_eq!(text_on("#0b5fff"), "#ffffff");
-        assert_eq!(text_on("#ffd400"), "#111111");
-        assert_eq!(text_on("#ffffff"), "#111111");
-    }
 }

@@ -26,6 +26,8 @@ mod idempotency;
 mod isolation;
 mod labels;
 mod limits;
+mod mail;
+mod mail_sink;
 mod mcp;
 mod notifications;
 mod oauth;

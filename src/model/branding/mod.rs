@@ -186,6 +186,29 @@ impl Stored {
     }
 }
 
+/// Black or white, whichever reads better on `color` (`#rrggbb`), by WCAG contrast.
+pub fn text_on(color: &str) -> &'static str {
+    let channel = |at: usize| {
+        let value = color
+            .get(at..at + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .unwrap_or(0);
+        let c = f64::from(value) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+    // Contrast with white (1.05 / (L + 0.05)) against contrast with black ((L + 0.05) / 0.05).
+    if 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 {
+        "#ffffff"
+    } else {
+        "#111111"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use base64::{Engine, engine::general_purpose::STANDARD};
@@ -231,5 +254,13 @@ mod tests {
         assert_eq!(shown.color, DEFAULT_COLOR);
         assert!(shown.logo.is_some());
         assert_eq!(Stored::default().shown("Org").display_name, "Org");
+    }
+
+    #[test]
+    fn text_is_white_on_dark_and_black_on_light_colours() {
+        assert_eq!(text_on("#374151"), "#ffffff");
+        assert_eq!(text_on("#0b5fff"), "#ffffff");
+        assert_eq!(text_on("#ffd400"), "#111111");
+        assert_eq!(text_on("#ffffff"), "#111111");
     }
 }

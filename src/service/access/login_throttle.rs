@@ -158,6 +158,23 @@ pub async fn give_back(ctx: &Ctx, slots: Slots) -> Result<()> {
         .await
 }
 
+/// Counts one try against `key` (`portal:<address>`, …), at most `limit` in a minute; Err holds
+/// the seconds until the next try may count. Kept with the sign-in counts, so that every process
+/// counts the same and housekeeping sweeps it.
+pub async fn count_try(ctx: &Ctx, key: String, limit: u32) -> Result<std::result::Result<(), i64>> {
+    let now = ctx.clock.now();
+    ctx.db
+        .write(move |tx| {
+            let count = Count::at(read(tx, &key)?, now);
+            if count.count >= limit {
+                return Ok(Err(count.left(now)));
+            }
+            write(tx, &key, count)?;
+            Ok(Ok(()))
+        })
+        .await
+}
+
 fn read(db: &store::Reader, key: &str) -> Result<Option<Count>> {
     Ok(store::shared_state::attempts(db, key)?
         .and_then(|(count, since)| time::parse(&since).map(|since| Count { count, since })))

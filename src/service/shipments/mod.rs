@@ -83,8 +83,9 @@ pub(crate) enum Change<'a> {
 
 /// Every shipment write passes through here, inside the caller's unit of work: the shipment
 /// and the documents it gained are written, a new shipment is counted for the plan, the order
-/// the shipment belongs to is marked to be settled once before commit (DESIGN §8), and the
-/// events of DESIGN §9 are emitted with the shipment as it now is.
+/// the shipment belongs to is marked to be settled once before commit (DESIGN §8), the
+/// events of DESIGN §9 are emitted with the shipment as it now is, and the receiver's e-mail
+/// about it is queued (DESIGN §21).
 pub(crate) fn save(
     tx: &Tx,
     shipment: &ShipmentRecord,
@@ -166,6 +167,7 @@ pub(crate) fn save(
             if before.body.tracking != shipment.body.tracking {
                 events.emit(EventKind::TrackingUpdated)?;
             }
+            crate::service::mail::queue_for(tx, before, shipment)?;
         }
         Change::Deleted => {}
     }

@@ -41,8 +41,13 @@ export SHIPBASE_LOG__LEVEL=${SHIPBASE_LOG__LEVEL:-info} NO_COLOR=1
 source .ci/lib.sh
 # Printers and webhooks on loopback: the workbench flow prints on its own raw 9100 listener and
 # receives webhooks on its own HTTP listener; a failed delivery is retried after 5 s × 0.01.
+# E-mail goes to a port the workbench flow listens on with its own SMTP sink (until it does, a
+# message is retried after 5 s × 0.001).
+smtp_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 SHIPBASE_PRINTERS__ALLOW_LOOPBACK=true SHIPBASE_WEBHOOKS__ALLOW_PRIVATE_TARGETS=true \
-  SHIPBASE_WEBHOOKS__RETRY_SCALE=0.01 server_start browser.sh "$bin" --base-url "$base"
+  SHIPBASE_WEBHOOKS__RETRY_SCALE=0.01 SHIPBASE_SMTP__URL="smtp://127.0.0.1:$smtp_port" \
+  SHIPBASE_SMTP__FROM=noreply@wares.test SHIPBASE_SMTP__RETRY_SCALE=0.001 \
+  server_start browser.sh "$bin" --base-url "$base"
 
 # One owner of two organizations, so that the consent page offers a choice.
 email=owner@acme.test
@@ -83,7 +88,7 @@ wb_token=$("$bin" --data-dir "$work/data" token create --org "$wb_org" --name "b
 echo "== workbench flow against $base"
 (cd "$cache" && BASE_URL="$base" EMAIL="$wb_email" PASSWORD="$password" ORG_ID="$wb_org" TOKEN="$wb_token" \
   MEMBER_EMAIL="$wb_member" MEMBER_PASSWORD="$password" ADMIN_EMAIL="$wb_admin" ADMIN_PASSWORD="$password" \
-  SCREENSHOTS="$shots/workbench" \
+  SMTP_PORT="$smtp_port" SCREENSHOTS="$shots/workbench" \
   node workbench.mjs) || status=$?
 if [ "$status" -ne 0 ]; then
   server_log

@@ -14,6 +14,8 @@ crate::string_enum! {
         User = "user",
         /// The administrator at the server's command line.
         Cli = "cli",
+        /// A customer in the returns portal (no credential; the entry has their address).
+        ReturnsPortal = "returns_portal",
     }
 }
 

@@ -229,6 +229,25 @@ pub fn status_for(current: OrderStatus, tally: ShipmentTally) -> OrderStatus {
 }
 
 impl OrderRecord {
+    /// The receiver party from the shipping address and the customer; None when the address
+    /// is not complete.
+    pub fn receiver_party(&self) -> Option<crate::model::shipment::Party> {
+        let a = self.body.shipping_address.clone()?;
+        Some(crate::model::shipment::Party {
+            kind: "receiver".into(),
+            name: a.name.or_else(|| self.body.customer_name.clone())?,
+            address1: a.address1?,
+            postal_code: a.postal_code?,
+            city: a.city?,
+            country_code: a.country_code?,
+            attributes: Vec::new(),
+            attention: a.attention.or(a.company),
+            address2: a.address2,
+            email: a.email.or_else(|| self.body.customer_email.clone()),
+            phone: a.phone,
+        })
+    }
+
     /// Whether shipments may still be added (a cancelled order takes none).
     pub fn accepts_shipments(&self) -> bool {
         self.status != OrderStatus::Cancelled

@@ -120,6 +120,37 @@ pub async fn color(ctx: &Ctx, token: &str) -> Result<String> {
     Ok(color.unwrap_or_else(|| DEFAULT_COLOR.to_string()))
 }
 
+/// The PDF label of the return whose tracking page is `token`, when it is a return of
+/// `org_id`: a file name and the bytes.
+pub async fn return_label(
+    ctx: &Ctx,
+    org_id: &str,
+    token: &str,
+) -> Result<Option<(String, Vec<u8>)>> {
+    let (org_id, token) = (org_id.to_string(), token.to_string());
+    ctx.db.point(move |db| {
+        if !plausible(&token) {
+            return Ok(None);
+        }
+        let Some((owner, shipment_id)) = store::tracking_links::find(db, &token)? else {
+            return Ok(None);
+        };
+        if owner != org_id {
+            return Ok(None);
+        }
+        let Some(shipment) = store::shipments::get(db, &org_id, &shipment_id)? else {
+            return Ok(None);
+        };
+        if shipment.kind != "inbound" {
+            return Ok(None);
+        }
+        Ok(store::documents::of_shipment(db, &org_id, &shipment_id)?
+            .into_iter()
+            .find(|d| d.document_type == "label" && d.format == "pdf")
+            .map(|d| (format!("{}.pdf", shipment.reference), d.content.0)))
+    })
+}
+
 /// The logo of the organization whose page `token` is: its media type and bytes.
 pub async fn logo(ctx: &Ctx, token: &str) -> Result<Option<(&'static str, Vec<u8>)>> {
     if !plausible(token) {

@@ -55,6 +55,18 @@ pub fn by_external_id(
         .optional()?)
 }
 
+/// The organization's orders with this number (one per channel at most), newest first.
+pub fn by_number(db: &Reader, org_id: &str, number: &str) -> Result<Vec<OrderRecord>> {
+    Ok(db
+        .conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM orders o WHERE o.org_id = ?1 AND o.order_number = ?2
+             ORDER BY o.created_at DESC, o.id DESC LIMIT 10"
+        ))?
+        .query_map([org_id, number], from_row)?
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
+}
+
 pub fn number_taken(db: &Reader, org_id: &str, channel_id: &str, number: &str) -> Result<bool> {
     Ok(db.conn
         .prepare_cached("SELECT 1 FROM orders WHERE org_id = ?1 AND order_channel_id = ?2 AND order_number = ?3")?

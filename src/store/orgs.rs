@@ -44,6 +44,15 @@ pub fn get(db: &Reader, org_id: &str) -> Result<Option<Organization>> {
         .optional()?)
 }
 
+/// The organization with this slug.
+pub fn by_slug(db: &Reader, slug: &str) -> Result<Option<Organization>> {
+    Ok(db
+        .conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM orgs WHERE slug = ?1"))?
+        .query_row([slug], from_row)
+        .optional()?)
+}
+
 pub fn slug_taken(db: &Reader, slug: &str, except_org: Option<&str>) -> Result<bool> {
     Ok(db
         .conn

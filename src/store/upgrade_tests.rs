@@ -39,7 +39,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V22__agent_confirmation",
             "V23__tracking_links",
             "V24__notification_settings",
-            "V25__returns_portal"
+            "V25__returns_portal",
+            "V26__receiver_mail"
         ]
     );
     // V22: an organization made before it asks agents to confirm costly calls.
@@ -211,7 +212,8 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
             "V22__agent_confirmation",
             "V23__tracking_links",
             "V24__notification_settings",
-            "V25__returns_portal"
+            "V25__returns_portal",
+            "V26__receiver_mail"
         ]
     );
 

@@ -15,6 +15,7 @@ pub mod consent;
 pub mod login;
 pub mod oauth;
 pub mod page;
+pub mod portal;
 pub mod tracking;
 pub mod unsubscribe;
 
@@ -30,6 +31,9 @@ pub fn routes(routes: Route) -> Route {
             "/u/:token",
             get(unsubscribe::show).post(unsubscribe::confirm),
         )
+        .at("/r/:slug", get(portal::show).post(portal::submit))
+        .at("/r/:slug/brand.css", get(portal::brand_css))
+        .at("/r/:slug/labels/:token", get(portal::label))
         .at(
             "/login",
             get(login::form)

@@ -53,6 +53,10 @@ pub(crate) fn templates() -> &'static Environment<'static> {
                 include_str!("../../templates/customer/unsubscribe.html"),
             ),
             (
+                "customer/portal.html",
+                include_str!("../../templates/customer/portal.html"),
+            ),
+            (
                 "app/base.html",
                 include_str!("../../templates/app/base.html"),
             ),

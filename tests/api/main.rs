@@ -41,6 +41,7 @@ mod quotes;
 mod rate_limits;
 mod receiver;
 mod returns_portal;
+mod returns_portal_pages;
 mod roles;
 mod sender_addresses;
 mod shared_state;

@@ -11,7 +11,9 @@
 // shipment, prints a test page on the loopback printer, adds a webhook pointing at a local
 // receiver (signing secret shown once, a test event, a delivery that failed with 500 then
 // succeeded, replayed with the same webhook-id), and changes the branding (name, colour, an
-// uploaded PNG logo). A member is refused the API tokens page; an admin adds a member under
+// uploaded PNG logo). The shop's customers: the tracking page in six languages, a booked
+// shipment's e-mail (through a local SMTP sink on SMTP_PORT) logged on its page, the unsubscribe
+// page, and the returns portal (a wrong order, the right one, the return and its label). A member is refused the API tokens page; an admin adds a member under
 // Settings → Members. axe-core checks every page photographed (no serious or critical
 // violation), and each is photographed at 1280 px and 390 px (phone) width, where it must not
 // scroll sideways. Run by .ci/browser.sh, which starts the server (printers and webhooks allowed
@@ -19,7 +21,7 @@
 //
 //   BASE_URL, EMAIL, PASSWORD (an owner of one organization), ORG_ID, TOKEN (an API token of
 //   it), MEMBER_EMAIL, MEMBER_PASSWORD (a member of it), ADMIN_EMAIL, ADMIN_PASSWORD (an admin
-//   of it), SCREENSHOTS, CHROMIUM
+//   of it), SMTP_PORT (where the server sends e-mail), SCREENSHOTS, CHROMIUM
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,6 +116,37 @@ function rawPrinter() {
     socket.on('end', () => { jobs.push(Buffer.concat(chunks)); socket.end(); });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, jobs, port: server.address().port })));
+}
+
+/** A local SMTP server on SMTP_PORT (the server is configured to send there) that keeps every
+ * message: enough of RFC 5321 for one client, no STARTTLS (loopback). */
+function smtpSink(port) {
+  const messages = [];
+  const server = net.createServer((socket) => {
+    let buffer = '';
+    let data = null;
+    socket.write('220 sink.test ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('latin1');
+      let at;
+      while ((at = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        if (data !== null) {
+          if (line === '.') { messages.push(data.join('\r\n')); data = null; socket.write('250 OK\r\n'); }
+          else data.push(line.startsWith('.') ? line.slice(1) : line);
+          continue;
+        }
+        const verb = line.split(/[ :]/)[0].toUpperCase();
+        if (verb === 'EHLO') socket.write('250-sink.test\r\n250 8BITMIME\r\n');
+        else if (verb === 'DATA') { data = []; socket.write('354 Go ahead\r\n'); }
+        else if (verb === 'QUIT') { socket.end('221 Bye\r\n'); }
+        else socket.write('250 OK\r\n');
+      }
+    });
+    socket.on('error', () => {});
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve({ server, messages })));
 }
 
 async function waitFor(what, check, ms = 15_000) {
@@ -223,6 +256,7 @@ async function main() {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const printer = await rawPrinter();
   const hooks = await webhookReceiver();
+  const sink = await smtpSink(Number(env('SMTP_PORT')));
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'shipbase-workbench-'));
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
   const errors = [];
@@ -311,7 +345,8 @@ async function main() {
     const bookedShipment = await api('GET', `/shipments/${pathOf(page.url()).split('/').pop()}`);
     assert.ok(bookedShipment.trackingUrl, 'a booked shipment has a trackingUrl');
     const trackingPage = await context.newPage();
-    for (const [language, heading] of [['en', /Your parcel from/], ['da', /Din pakke fra/]]) {
+    for (const [language, heading] of [['en', /Your parcel from/], ['da', /Din pakke fra/],
+      ['sv', /Ditt paket från/], ['nb', /Pakken din fra/], ['fi', /Pakettisi kaupasta/], ['de', /Ihr Paket von/]]) {
       await trackingPage.setExtraHTTPHeaders({ 'Accept-Language': language });
       const answer = await trackingPage.goto(bookedShipment.trackingUrl);
       assert.equal(answer.status(), 200);
@@ -324,7 +359,7 @@ async function main() {
     assert.equal(missing.status(), 404);
     await look(trackingPage, 'tracking-page-not-found');
     await trackingPage.close();
-    ok('the tracking page in English and Danish, and its 404, pass axe and fit a phone');
+    ok('the tracking page in all six languages, and its 404, pass axe and fit a phone');
 
     await page.getByRole('link', { name: 'Shipments', exact: true }).click();
     assert.match(await textOf(page), /WEB-1001/);
@@ -688,6 +723,70 @@ async function main() {
     await look(page, 'settings-branding-saved');
     ok('the branding changed: name, colour and an uploaded logo');
 
+    // The shop's customers: a booked shipment's e-mail reaches the receiver (through the local
+    // SMTP sink), shows on the shipment's page, and its unsubscribe page works; the returns
+    // portal finds an order (not a wrong one), books the return and shows its label.
+    {
+      await api('PUT', '/notification-settings', { booked: { enabled: true } });
+      const mailed = await api('POST', '/shipments', {
+        reference: 'MAIL-1', senderAddressId: senderId, type: 'outbound',
+        parties: [{ type: 'receiver', name: 'Astrid Lindgren', address1: 'Dalagatan 46', postalCode: '11324',
+          city: 'Stockholm', countryCode: 'SE', email: 'astrid@example.se' }],
+        carrierSettings: { carrierId, productId: 'standard' }, parcels: [{ weight: 1 }],
+      });
+      await api('POST', `/shipments/${mailed.id}/book`);
+      await waitFor('the booked e-mail', () => sink.messages.some((m) => m.includes('astrid@example.se')));
+      const message = sink.messages.find((m) => m.includes('astrid@example.se'));
+      const unfolded = message.replace(/\r\n[ \t]+/g, ' ');
+      const link = (unfolded.match(/^List-Unsubscribe: <([^>]+)>/m) || [])[1];
+      assert.ok(link && link.startsWith(`${BASE_URL}/u/ntf_`), `an unsubscribe link: ${unfolded.slice(0, 800)}`);
+      // Sent once the server has heard the sink's answer: the page says so after a reload.
+      for (let tries = 0; ; tries += 1) {
+        await page.goto(`${BASE_URL}${app(`shipments/${mailed.id}`)}`);
+        if (/E-mails to the receiver.*Booked astrid@example\.se sent/.test(await textOf(page))) break;
+        assert.ok(tries < 50, `the e-mail is logged as sent: ${(await textOf(page)).slice(-600)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await look(page, 'shipment-mails');
+      const customer = await context.newPage();
+      await customer.goto(link);
+      assert.equal(await customer.getAttribute('html', 'lang'), 'sv');
+      await look(customer, 'unsubscribe-ask');
+      await customer.getByRole('button', { name: 'Avregistrera' }).click();
+      await seeText(customer, /får inga fler mejl om leveranser/);
+      await look(customer, 'unsubscribe-done');
+      ok('the booked e-mail sent, logged on the shipment, and its unsubscribe page works');
+
+      const org = await api('GET', '');
+      const rule = await api('POST', '/shipping-rules', {
+        name: 'Returns', carrierId, productId: 'standard', senderAddressId: senderId,
+      });
+      await api('PUT', '/returns-portal', { enabled: true, shippingRuleId: rule.id, reasons: ['Too small', 'Changed my mind'] });
+      await customer.setExtraHTTPHeaders({ 'Accept-Language': 'en' });
+      await customer.goto(`${BASE_URL}/r/${org.slug}`);
+      await look(customer, 'returns-portal-find');
+      await customer.getByLabel('Order number').fill('SO-7001');
+      await customer.getByLabel('E-mail address or postcode').fill('9999');
+      await customer.getByRole('button', { name: 'Find my order' }).click();
+      await seeText(customer, /We found no order with these details\./);
+      await look(customer, 'returns-portal-not-found');
+      await customer.getByLabel('E-mail address or postcode').fill('1450');
+      await customer.getByRole('button', { name: 'Find my order' }).click();
+      await seeText(customer, /Choose what you send back/);
+      await customer.getByLabel('Quantity to return').selectOption('1');
+      await customer.getByLabel('Reason').selectOption('Too small');
+      await look(customer, 'returns-portal-pick');
+      await customer.getByRole('button', { name: 'Create my return label' }).click();
+      await seeText(customer, /Your return label is ready/);
+      await look(customer, 'returns-portal-done');
+      const href = await customer.getByRole('link', { name: 'Download the return label (PDF)' }).getAttribute('href');
+      const label = await fetch(`${BASE_URL}${href}`);
+      assert.equal(label.status, 200);
+      assert.ok(Buffer.from(await label.arrayBuffer()).subarray(0, 5).toString() === '%PDF-', 'the label is a PDF');
+      await customer.close();
+      ok('the returns portal: a wrong order refused alike, the right one returned with its label');
+    }
+
     // A member: the day's pages, but not the API tokens.
     const memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const member = await signIn(memberContext, env('MEMBER_EMAIL'), env('MEMBER_PASSWORD'));
@@ -721,6 +820,7 @@ async function main() {
   } finally {
     printer.server.close();
     hooks.server.close();
+    sink.server.close();
     rmSync(scratch, { recursive: true, force: true });
     await browser.close();
   }

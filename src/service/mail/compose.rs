@@ -76,7 +76,7 @@ pub fn build(letter: Letter, words: &Catalogue) -> Result<Message, String> {
         .map_err(|e| e.to_string())
 }
 
-const TEMPLATE: &str = include_str!("../../../templates/mail.html");
+const TEMPLATE: &str = include_str!("message.html");
 
 fn html(letter: &Letter, words: &Catalogue) -> Result<String, String> {
     let mut env = Environment::new();

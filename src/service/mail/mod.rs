@@ -134,7 +134,7 @@ pub async fn list(
     let (org_id, shipment_id) = (org_id.to_string(), shipment_id.to_string());
     ctx.db
         .read(move |db| {
-            crate::service::shipments::require(db, &org_id, &shipment_id)?;
+            store::shipments::get(db, &org_id, &shipment_id)?.ok_or(Error::NotFound)?;
             store::notifications::of_shipment(db, &org_id, &shipment_id, page)
         })
         .await

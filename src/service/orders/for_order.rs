@@ -74,29 +74,11 @@ fn shipment_for(order: &OrderRecord, request: OrderShipmentIn) -> Result<Shipmen
 
 /// The receiver party from the order's shipping address and customer.
 fn receiver(order: &OrderRecord) -> Result<Party> {
-    let missing = || {
+    order.receiver_party().ok_or_else(|| {
         Error::invalid(
             "parties",
             "the order has no complete shipping address; send the parties",
         )
-    };
-    let a = order.body.shipping_address.clone().ok_or_else(missing)?;
-    let name = a
-        .name
-        .or_else(|| order.body.customer_name.clone())
-        .ok_or_else(missing)?;
-    Ok(Party {
-        kind: "receiver".into(),
-        name,
-        address1: a.address1.ok_or_else(missing)?,
-        postal_code: a.postal_code.ok_or_else(missing)?,
-        city: a.city.ok_or_else(missing)?,
-        country_code: a.country_code.ok_or_else(missing)?,
-        attributes: Vec::new(),
-        attention: a.attention.or(a.company),
-        address2: a.address2,
-        email: a.email.or_else(|| order.body.customer_email.clone()),
-        phone: a.phone,
     })
 }
 

@@ -30,6 +30,7 @@ mod confirmation;
 mod edit;
 mod paperwork;
 mod parties;
+pub mod portal;
 mod returns;
 mod split;
 mod status;

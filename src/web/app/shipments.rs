@@ -185,6 +185,15 @@ pub(super) async fn shipment_page(
     } else {
         Vec::new()
     };
+    // The receiver's e-mails about it, when the role may read them.
+    let mails = if desk.may(&ops::LIST_SHIPMENT_NOTIFICATIONS) {
+        crate::service::mail::list(ctx, &desk.actor, &desk.org_id, id, PageParams::first(20))
+            .await
+            .map(|page| to_value(page.to_json().unwrap_or_default()))
+            .ok()
+    } else {
+        None
+    };
     let notice = desk.visit.take_notice(req);
     desk.follow_changes(ctx).await;
     desk.render(
@@ -193,7 +202,7 @@ pub(super) async fn shipment_page(
         "shipments",
         context! {
             shipment => to_value(shipment.to_json().unwrap_or_default()),
-            actions, error, notice, moves, rules => to_value(rules),
+            actions, error, notice, moves, rules => to_value(rules), mails,
             carrier => carrier.unwrap_or_else(|| carrier_id.clone()),
         },
     )

@@ -247,6 +247,7 @@ async fn every_tool(w: &mut Walk<'_>, org: &TestOrg, n: usize) {
     .await;
     w.call("set_shipment_status", on(json!({"status": "dispatched"})))
         .await;
+    w.call("list_shipment_notifications", on(json!({}))).await;
     w.call("track", json!({"query": format!("WALK-{n}-A")}))
         .await;
     w.call("find", json!({"query": format!("WALK-{n}-A")}))

@@ -34,6 +34,7 @@ async fn the_tool_list_follows_the_permissions() {
                 "merge_documents",
                 "list_orders",
                 "get_order",
+                "list_shipment_notifications",
                 "track",
                 "find"
             ]

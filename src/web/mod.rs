@@ -31,6 +31,7 @@ pub fn routes(routes: Route) -> Route {
             "/u/:token",
             get(unsubscribe::show).post(unsubscribe::confirm),
         )
+        .at("/u/:token/brand.css", get(unsubscribe::brand_css))
         .at("/r/:slug", get(portal::show).post(portal::submit))
         .at("/r/:slug/brand.css", get(portal::brand_css))
         .at("/r/:slug/labels/:token", get(portal::label))

@@ -244,15 +244,7 @@ pub async fn brand_css(Data(ctx): Data<&Ctx>, Path(slug): Path<String>) -> Respo
         Ok(Some(portal)) => portal.color,
         _ => crate::model::branding::DEFAULT_COLOR.to_string(),
     };
-    let css = format!(
-        ":root {{ --brand: {color}; --brand-text: {}; }}\n",
-        crate::model::branding::text_on(&color)
-    );
-    Response::builder()
-        .content_type("text/css; charset=utf-8")
-        .header(header::CACHE_CONTROL, "public, max-age=60")
-        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
-        .body(css)
+    crate::web::tracking::brand_stylesheet(&color)
 }
 
 fn language_of(req: &Request) -> &'static str {

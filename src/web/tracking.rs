@@ -57,9 +57,15 @@ pub async fn brand_css(Data(ctx): Data<&Ctx>, Path(token): Path<String>) -> Resp
     let color = tracking_page::color(ctx, &token)
         .await
         .unwrap_or_else(|_| crate::model::branding::DEFAULT_COLOR.to_string());
+    brand_stylesheet(&color)
+}
+
+/// The stylesheet that gives a customer page's header the brand colour and a text colour that
+/// reads on it (the pages allow no inline style).
+pub(crate) fn brand_stylesheet(color: &str) -> Response {
     let css = format!(
         ":root {{ --brand: {color}; --brand-text: {}; }}\n",
-        crate::model::branding::text_on(&color)
+        crate::model::branding::text_on(color)
     );
     Response::builder()
         .content_type("text/css; charset=utf-8")
@@ -122,7 +128,10 @@ fn render(token: &str, found: Option<&Page>, language: &'static str) -> String {
                 carrier_url => page.carrier_url.clone(),
                 tracking_number => page.tracking_number.clone(),
                 city => page.city.clone(),
-                country => page.country.clone(),
+                country => match words.get(&format!("country_{}", page.country)) {
+                    "" => page.country.clone(),
+                    name => name.to_string(),
+                },
                 logo => page.logo_version.clone(),
                 events,
                 words => context! {

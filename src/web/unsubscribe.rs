@@ -35,6 +35,16 @@ pub async fn confirm(Data(ctx): Data<&Ctx>, Path(token): Path<String>) -> Respon
     answer(&token, mail::unsubscribe(ctx, &token).await)
 }
 
+/// `GET /u/{token}/brand.css`: the organization's colour for the page's header.
+#[handler]
+pub async fn brand_css(Data(ctx): Data<&Ctx>, Path(token): Path<String>) -> Response {
+    let color = mail::unsubscribe_page(ctx, &token)
+        .await
+        .map(|page| page.color)
+        .unwrap_or_else(|_| crate::model::branding::DEFAULT_COLOR.to_string());
+    crate::web::tracking::brand_stylesheet(&color)
+}
+
 fn answer(token: &str, found: crate::error::Result<Unsubscribe>) -> Response {
     let (status, values) = match found {
         Ok(page) => {
@@ -52,6 +62,7 @@ fn answer(token: &str, found: crate::error::Result<Unsubscribe>) -> Response {
                     title => fill("unsubscribe_title"),
                     heading => fill("unsubscribe_title"),
                     shop => page.shop.clone(),
+                    brand_css => format!("/u/{token}/brand.css"),
                     done => page.done,
                     text => fill(if page.done { "unsubscribe_done" } else { "unsubscribe_question" }),
                     button => fill("unsubscribe_button"),

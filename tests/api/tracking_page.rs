@@ -86,7 +86,8 @@ async fn a_booked_shipment_has_a_page_that_shows_only_what_the_receiver_may_see(
     assert!(html.contains(r#"<html lang="sv">"#), "{html}");
     assert!(html.contains("Ditt paket från Nordic Mugs"), "{html}");
     assert!(html.contains("Registrerat hos transportören"), "{html}");
-    assert!(html.contains("Stockholm, SE"));
+    // The country by its name in the reader's language.
+    assert!(html.contains("Stockholm, Sverige"), "{html}");
     let number = shipment["parcels"][0]["trackingNumber"]
         .as_str()
         .unwrap_or_default();
@@ -120,6 +121,7 @@ async fn a_booked_shipment_has_a_page_that_shows_only_what_the_receiver_may_see(
     let (_, german) = booked(&app, &org, Some("de")).await;
     let (_, _, html) = open(&app, &german, Some("da")).await;
     assert!(html.contains(r#"<html lang="de">"#) && html.contains("Ihr Paket von Nordic Mugs"));
+    assert!(html.contains("Stockholm, Schweden"), "{html}");
 
     // Events make the timeline; the newest sets the status.
     let id = id_of(&shipment);

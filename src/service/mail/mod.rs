@@ -171,6 +171,8 @@ fn message_of(ctx: &Ctx, token: &str) -> Result<Stored> {
 pub struct Unsubscribe {
     /// The organization's name as receivers see it.
     pub shop: String,
+    /// The brand colour, `#rrggbb`.
+    pub color: String,
     pub address: String,
     pub language: String,
     /// Whether the address has unsubscribed already.
@@ -182,13 +184,16 @@ pub async fn unsubscribe_page(ctx: &Ctx, token: &str) -> Result<Unsubscribe> {
     let message = message_of(ctx, token)?;
     let org_id = message.org_id.clone();
     let address = message.notification.to.clone();
-    let (shop, done) = ctx.db.point(move |db| {
+    let (look, done) = ctx.db.point(move |db| {
         let look = store::branding::look(db, &org_id)?.ok_or(Error::NotFound)?;
         let done = store::notifications::suppressed(db, &org_id, &address)?;
-        Ok((look.display_name.unwrap_or(look.org_name), done))
+        Ok((look, done))
     })?;
     Ok(Unsubscribe {
-        shop,
+        shop: look.display_name.unwrap_or(look.org_name),
+        color: look
+            .color
+            .unwrap_or_else(|| crate::model::branding::DEFAULT_COLOR.into()),
         address: message.notification.to,
         language: message.notification.language,
         done,

@@ -23,6 +23,8 @@ mod manual;
 pub mod pdf_merge;
 mod postnord;
 mod sandbox;
+mod tokens;
+mod ups;
 mod wire;
 
 /// One configuration field of a carrier type (SPEC §2 CarrierField).
@@ -184,6 +186,23 @@ pub trait CarrierAdapter: Send + Sync {
     ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
         Box::pin(async { Ok(Vec::new()) })
     }
+
+    /// Whether the carrier takes a booking back before it leaves (`void` is then asked when a
+    /// booked shipment is cancelled).
+    fn voids(&self) -> bool {
+        false
+    }
+
+    /// Takes back the booking whose first parcel has `number`; done when the carrier had
+    /// taken it back already.
+    fn void<'a>(
+        &'a self,
+        _env: &'a Env,
+        _carrier: &'a CarrierRecord,
+        _number: &'a str,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// What adapters need from outside: an HTTP client (with the configured timeout; built on first
@@ -195,6 +214,10 @@ pub struct Env {
     timeout: std::time::Duration,
     pub postnord_url: String,
     pub dhl_express_url: String,
+    pub ups_url: String,
+    pub dhl_parcel_de_url: String,
+    /// Access tokens of carriers that issue them (UPS), kept until they expire.
+    pub tokens: tokens::Tokens,
     /// The time requests carry (the service's clock).
     pub clock: crate::model::time::Clock,
 }
@@ -207,6 +230,9 @@ impl Env {
             timeout: std::time::Duration::from_secs(config.timeout_seconds),
             postnord_url: config.postnord_url.trim_end_matches('/').to_string(),
             dhl_express_url: config.dhl_express_url.trim_end_matches('/').to_string(),
+            ups_url: config.ups_url.trim_end_matches('/').to_string(),
+            dhl_parcel_de_url: config.dhl_parcel_de_url.trim_end_matches('/').to_string(),
+            tokens: tokens::Tokens::default(),
         }
     }
 
@@ -260,6 +286,7 @@ pub fn registry() -> Vec<Box<dyn CarrierAdapter>> {
         Box::new(manual::Manual),
         Box::new(postnord::PostNord),
         Box::new(dhl_express::DhlExpress),
+        Box::new(ups::Ups),
     ]
 }
 
@@ -342,7 +369,10 @@ mod tests {
     #[test]
     fn slugs_are_unique_and_findable() {
         let slugs: Vec<_> = registry().iter().map(|a| a.info().slug).collect();
-        assert_eq!(slugs, ["sandbox", "manual", "postnord", "dhl_express"]);
+        assert_eq!(
+            slugs,
+            ["sandbox", "manual", "postnord", "dhl_express", "ups"]
+        );
         assert!(find("sandbox").is_some());
         assert!(find("dhl").is_none());
     }

@@ -156,6 +156,11 @@ pub struct Carriers {
     pub postnord_url: String,
     /// Base URL of DHL Express's MyDHL API instead of its test or production URL.
     pub dhl_express_url: String,
+    /// Base URL of UPS's APIs (its `/security/…` and `/api/…` paths) instead of its CIE or
+    /// production host.
+    pub ups_url: String,
+    /// Base URL of DHL Parcel Germany's APIs instead of its sandbox or production host.
+    pub dhl_parcel_de_url: String,
     /// How long a carrier may take to answer one request.
     pub timeout_seconds: u64,
     /// How often the tracking of shipments in transit is fetched from their carriers (0: never).
@@ -167,6 +172,8 @@ impl Default for Carriers {
         Carriers {
             postnord_url: String::new(),
             dhl_express_url: String::new(),
+            ups_url: String::new(),
+            dhl_parcel_de_url: String::new(),
             timeout_seconds: 30,
             tracking_interval_seconds: 900,
         }

@@ -98,6 +98,8 @@ impl Config {
         for (key, url) in [
             ("postnord_url", &self.carriers.postnord_url),
             ("dhl_express_url", &self.carriers.dhl_express_url),
+            ("ups_url", &self.carriers.ups_url),
+            ("dhl_parcel_de_url", &self.carriers.dhl_parcel_de_url),
         ] {
             if !url.is_empty() && url::Url::parse(url).is_err() {
                 problems.push(format!("carriers.{key}: {url:?} is not a URL"));

@@ -226,6 +226,7 @@ mod barcode;
 mod canvas;
 mod font;
 mod layout;
+pub mod picture;
 pub mod preview;
 pub mod sheet;
 pub mod test_page;

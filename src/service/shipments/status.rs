@@ -22,6 +22,9 @@ pub async fn set_status(
 ) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::SET_SHIPMENT_STATUS)?.on(id);
     let target = input.get()?.status;
+    if target == ShipmentStatus::Cancelled {
+        void_at_carrier(ctx, org_id, id).await?;
+    }
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.commit(grant, move |tx| {
         let before = require(tx, &org_id, &id)?;
@@ -38,6 +41,36 @@ pub async fn set_status(
         super::view_of(tx, shipment)
     })
     .await
+}
+
+/// A booked shipment being cancelled is taken back at its carrier first, where the carrier
+/// does that (UPS voids it): when the carrier refuses, nothing changes. Voiding again what is
+/// voided already is done, so a cancellation that fails after this can be tried again.
+async fn void_at_carrier(ctx: &Ctx, org_id: &str, id: &str) -> Result<()> {
+    let (org, sid) = (org_id.to_string(), id.to_string());
+    let found = ctx.db.point(|db| {
+        let shipment = require(db, &org, &sid)?;
+        if shipment.status != ShipmentStatus::Processing {
+            return Ok(None);
+        }
+        let Some(number) = shipment
+            .body
+            .tracking
+            .as_ref()
+            .and_then(|t| t.number.clone())
+        else {
+            return Ok(None);
+        };
+        let carrier = super::booking::carrier_of(ctx, db, &shipment)?;
+        Ok(Some((carrier, number)))
+    })?;
+    let Some((carrier, number)) = found else {
+        return Ok(());
+    };
+    match crate::carriers::find(&carrier.fields.carrier_slug) {
+        Some(adapter) if adapter.voids() => adapter.void(&ctx.carriers, &carrier, &number).await,
+        _ => Ok(()),
+    }
 }
 
 /// Removes a draft or pending shipment (409 otherwise).

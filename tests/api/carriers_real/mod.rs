@@ -5,6 +5,7 @@ mod dhl_express;
 pub(crate) mod exactly_once;
 mod postnord;
 pub(crate) mod replay;
+mod ups;
 
 use std::time::{Duration, Instant};
 
@@ -42,6 +43,7 @@ impl RealShop {
         body["carrierSettings"]["carrierId"] = carrier["id"].clone();
         let product = match carrier["carrierSlug"].as_str() {
             Some("dhl_express") => "U",
+            Some("ups") => "11",
             _ => "18",
         };
         body["carrierSettings"]["productId"] = json!(product);
@@ -68,7 +70,7 @@ pub async fn wait_for_tracking(shop: &Shop, id: &str, status: &str) -> Value {
 }
 
 #[tokio::test]
-async fn available_carriers_lists_postnord_and_dhl_express_with_their_fields() {
+async fn available_carriers_lists_postnord_dhl_express_and_ups_with_their_fields() {
     let shop = setup("").await;
     let available = shop
         .shop
@@ -142,5 +144,19 @@ async fn available_carriers_lists_postnord_and_dhl_express_with_their_fields() {
     assert_eq!(
         (kind(&postnord, "apiKey"), kind(&dhl, "password")),
         (json!("password"), json!("password"))
+    );
+    let ups = find("ups");
+    assert_eq!(
+        keys(&ups, "requiredFields"),
+        ["clientId", "clientSecret", "accountNumber"]
+    );
+    assert_eq!(keys(&ups, "optionalFields"), ["sandbox", "labelFormat"]);
+    assert_eq!(kind(&ups, "clientSecret"), json!("password"));
+    assert!(
+        ups["products"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["id"] == "11" && p["name"] == "UPS Standard")
     );
 }

@@ -133,7 +133,7 @@ pub(super) fn postnord(
                 json!({"message": "Service unavailable"}),
             );
         }
-        Scenario::Ok | Scenario::Slow => {}
+        Scenario::Ok | Scenario::Slow | Scenario::Revoked => {}
     }
     let shipment_id = "00370712345600000";
     let numbers: Vec<String> = (1..=items.len())

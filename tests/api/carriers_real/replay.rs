@@ -30,6 +30,8 @@ pub enum Scenario {
     Down,
     /// Answer after 3 s (longer than the test's timeout).
     Slow,
+    /// Refuse the access token issued first (401), as a carrier does with a token it revoked.
+    Revoked,
 }
 
 /// One request as the replay saw it.
@@ -40,6 +42,10 @@ pub struct Seen {
     pub query: Vec<(String, String)>,
     pub headers: poem::http::HeaderMap,
     pub body: Value,
+    /// The body as sent (a form, when it is not JSON).
+    pub raw: Vec<u8>,
+    /// How many requests to the same path came before this one.
+    pub earlier: usize,
 }
 
 impl Seen {
@@ -95,6 +101,14 @@ impl Replay {
                         .collect(),
                         headers: request.headers().clone(),
                         body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+                        raw: bytes.clone(),
+                        earlier: state
+                            .seen
+                            .lock()
+                            .unwrap()
+                            .iter()
+                            .filter(|s| s.path == request.uri().path())
+                            .count(),
                     };
                     state.arrivals.fetch_add(1, Ordering::SeqCst);
                     let scenario = *state.scenario.lock().unwrap();
@@ -110,6 +124,8 @@ impl Replay {
                         (status, answer)
                     } else {
                         let text = violations.join("; ");
+                        // Shown with a failing test's output, where the adapter's error hides it.
+                        eprintln!("replay refused the request: {text}");
                         state.violations.lock().unwrap().extend(violations);
                         (StatusCode::BAD_REQUEST, serde_json::json!({"replay": text}))
                     };

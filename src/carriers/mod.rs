@@ -17,6 +17,7 @@ use crate::{
 
 pub mod customs;
 mod dhl_express;
+mod dhl_parcel_de;
 mod http;
 pub mod label;
 mod manual;
@@ -193,13 +194,13 @@ pub trait CarrierAdapter: Send + Sync {
         false
     }
 
-    /// Takes back the booking whose first parcel has `number`; done when the carrier had
-    /// taken it back already.
+    /// Takes back the booking of `shipment` (its tracking and parcel numbers say which); done
+    /// when the carrier had taken it back already.
     fn void<'a>(
         &'a self,
         _env: &'a Env,
         _carrier: &'a CarrierRecord,
-        _number: &'a str,
+        _shipment: &'a ShipmentRecord,
     ) -> BoxFuture<'a, Result<()>> {
         Box::pin(async { Ok(()) })
     }
@@ -287,6 +288,7 @@ pub fn registry() -> Vec<Box<dyn CarrierAdapter>> {
         Box::new(postnord::PostNord),
         Box::new(dhl_express::DhlExpress),
         Box::new(ups::Ups),
+        Box::new(dhl_parcel_de::DhlParcelDe),
     ]
 }
 
@@ -371,7 +373,14 @@ mod tests {
         let slugs: Vec<_> = registry().iter().map(|a| a.info().slug).collect();
         assert_eq!(
             slugs,
-            ["sandbox", "manual", "postnord", "dhl_express", "ups"]
+            [
+                "sandbox",
+                "manual",
+                "postnord",
+                "dhl_express",
+                "ups",
+                "dhl_parcel_de"
+            ]
         );
         assert!(find("sandbox").is_some());
         assert!(find("dhl").is_none());

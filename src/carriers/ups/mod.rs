@@ -145,9 +145,9 @@ impl CarrierAdapter for Ups {
         &'a self,
         env: &'a Env,
         carrier: &'a CarrierRecord,
-        number: &'a str,
+        shipment: &'a ShipmentRecord,
     ) -> BoxFuture<'a, Result<()>> {
-        Box::pin(void(env, carrier, number))
+        Box::pin(void(env, carrier, shipment))
     }
 }
 
@@ -300,7 +300,16 @@ fn refusal(answer: &Answer, what: &str) -> Error {
     Error::CarrierRejected(format!("UPS refused {what} (HTTP {status}): {reason}"))
 }
 
-async fn void(env: &Env, carrier: &CarrierRecord, number: &str) -> Result<()> {
+async fn void(env: &Env, carrier: &CarrierRecord, shipment: &ShipmentRecord) -> Result<()> {
+    // The shipment is known by its first package's number.
+    let Some(number) = shipment
+        .body
+        .tracking
+        .as_ref()
+        .and_then(|t| t.number.as_deref())
+    else {
+        return Ok(());
+    };
     let url = format!(
         "{}/api/shipments/{VERSION}/void/cancel/{number}",
         base(env, carrier)

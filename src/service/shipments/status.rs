@@ -53,22 +53,14 @@ async fn void_at_carrier(ctx: &Ctx, org_id: &str, id: &str) -> Result<()> {
         if shipment.status != ShipmentStatus::Processing {
             return Ok(None);
         }
-        let Some(number) = shipment
-            .body
-            .tracking
-            .as_ref()
-            .and_then(|t| t.number.clone())
-        else {
-            return Ok(None);
-        };
         let carrier = super::booking::carrier_of(ctx, db, &shipment)?;
-        Ok(Some((carrier, number)))
+        Ok(Some((carrier, shipment)))
     })?;
-    let Some((carrier, number)) = found else {
+    let Some((carrier, shipment)) = found else {
         return Ok(());
     };
     match crate::carriers::find(&carrier.fields.carrier_slug) {
-        Some(adapter) if adapter.voids() => adapter.void(&ctx.carriers, &carrier, &number).await,
+        Some(adapter) if adapter.voids() => adapter.void(&ctx.carriers, &carrier, &shipment).await,
         _ => Ok(()),
     }
 }

@@ -2,6 +2,7 @@
 //! the carrier's API written from its published specification (`replay`).
 
 mod dhl_express;
+mod dhl_parcel_de;
 pub(crate) mod exactly_once;
 mod postnord;
 pub(crate) mod replay;
@@ -44,6 +45,7 @@ impl RealShop {
         let product = match carrier["carrierSlug"].as_str() {
             Some("dhl_express") => "U",
             Some("ups") => "11",
+            Some("dhl_parcel_de") => "V01PAK",
             _ => "18",
         };
         body["carrierSettings"]["productId"] = json!(product);
@@ -70,7 +72,7 @@ pub async fn wait_for_tracking(shop: &Shop, id: &str, status: &str) -> Value {
 }
 
 #[tokio::test]
-async fn available_carriers_lists_postnord_dhl_express_and_ups_with_their_fields() {
+async fn available_carriers_lists_each_real_carrier_with_its_fields() {
     let shop = setup("").await;
     let available = shop
         .shop
@@ -152,6 +154,30 @@ async fn available_carriers_lists_postnord_dhl_express_and_ups_with_their_fields
     );
     assert_eq!(keys(&ups, "optionalFields"), ["sandbox", "labelFormat"]);
     assert_eq!(kind(&ups, "clientSecret"), json!("password"));
+    let parcel_de = find("dhl_parcel_de");
+    assert_eq!(
+        keys(&parcel_de, "requiredFields"),
+        ["apiKey", "username", "password", "ekp"]
+    );
+    assert_eq!(
+        keys(&parcel_de, "optionalFields"),
+        [
+            "participation",
+            "returnsReceiverId",
+            "sandbox",
+            "labelFormat"
+        ]
+    );
+    let products: Vec<&str> = parcel_de["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        products,
+        ["V01PAK", "V62KP", "V62WP", "V53WPAK", "V54EPAK", "V66WPI"]
+    );
     assert!(
         ups["products"]
             .as_array()

@@ -226,6 +226,19 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
 /// Cancels an order and those of its shipments that have not left (409 once fulfilled).
 pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Order> {
     let grant = actor.authorize(org_id, &ops::CANCEL_ORDER)?.on(id);
+    // Booked shipments are taken back at their carriers first, where the carrier does that;
+    // when one refuses, the order and its shipments stay as they are.
+    let (org, oid) = (org_id.to_string(), id.to_string());
+    let booked: Vec<String> = ctx.db.point(move |db| {
+        Ok(store::orders::shipments(db, &org, &oid)?
+            .into_iter()
+            .filter(|s| s.status == ShipmentStatus::Processing)
+            .map(|s| s.id)
+            .collect())
+    })?;
+    for shipment_id in booked {
+        shipments::void_booked(ctx, org_id, &shipment_id).await?;
+    }
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.commit(grant, move |tx| {
         let before = require(tx, &org_id, &id)?;

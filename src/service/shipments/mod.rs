@@ -42,6 +42,7 @@ pub use edit::update;
 pub(crate) use parties::printable;
 pub use returns::create_return;
 pub use split::{batch_split, split};
+pub(crate) use status::void_booked;
 pub use status::{apply_shipping_rule, delete, set_status};
 pub use tracking::add_tracking_event;
 

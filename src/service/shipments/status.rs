@@ -23,7 +23,7 @@ pub async fn set_status(
     let grant = actor.authorize(org_id, &ops::SET_SHIPMENT_STATUS)?.on(id);
     let target = input.get()?.status;
     if target == ShipmentStatus::Cancelled {
-        void_at_carrier(ctx, org_id, id).await?;
+        void_booked(ctx, org_id, id).await?;
     }
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.commit(grant, move |tx| {
@@ -46,7 +46,7 @@ pub async fn set_status(
 /// A booked shipment being cancelled is taken back at its carrier first, where the carrier
 /// does that (UPS voids it): when the carrier refuses, nothing changes. Voiding again what is
 /// voided already is done, so a cancellation that fails after this can be tried again.
-async fn void_at_carrier(ctx: &Ctx, org_id: &str, id: &str) -> Result<()> {
+pub(crate) async fn void_booked(ctx: &Ctx, org_id: &str, id: &str) -> Result<()> {
     let (org, sid) = (org_id.to_string(), id.to_string());
     let found = ctx.db.point(|db| {
         let shipment = require(db, &org, &sid)?;

@@ -3,7 +3,7 @@
 use super::{CarrierField, CarrierFieldOption, config_str};
 use crate::{
     error::{Error, Result},
-    model::carrier::CarrierRecord,
+    model::{carrier::CarrierRecord, shipment::ParcelOrderLine},
 };
 
 /// A select option whose key is its value.
@@ -143,6 +143,77 @@ pub(super) fn required(carrier: &CarrierRecord, name: &str, key: &str) -> Result
                 "the {name} carrier has no {key}; set it in the carrier's config"
             ))
         })
+}
+
+/// An order line as a customs declaration names it.
+pub(super) struct Declared<'a> {
+    pub line: &'a ParcelOrderLine,
+    pub price: f64,
+    /// ISO 4217.
+    pub currency: String,
+    /// ISO 3166 alpha-2.
+    pub origin: String,
+    /// The line's description, else its SKU.
+    pub description: String,
+}
+
+/// `lines` as `document` (`a UPS commercial invoice`) declares them: each needs a unit price, a
+/// currency and a country of origin (409 naming the first line without one, before the carrier
+/// is asked).
+pub(super) fn declared<'a>(
+    lines: impl IntoIterator<Item = &'a ParcelOrderLine>,
+    document: &str,
+) -> Result<Vec<Declared<'a>>> {
+    let missing = |what: &str, sku: &str| {
+        Error::InvalidState(format!(
+            "{document} needs {what} on every order line; {sku} has none"
+        ))
+    };
+    lines
+        .into_iter()
+        .map(|line| {
+            Ok(Declared {
+                line,
+                price: line
+                    .unit_price
+                    .ok_or_else(|| missing("a unitPrice", &line.sku))?,
+                currency: line
+                    .currency
+                    .clone()
+                    .filter(|c| c.len() == 3)
+                    .ok_or_else(|| missing("a currency", &line.sku))?,
+                origin: line
+                    .country_of_origin
+                    .clone()
+                    .filter(|c| c.len() == 2)
+                    .ok_or_else(|| missing("a countryOfOrigin", &line.sku))?,
+                description: line
+                    .description
+                    .clone()
+                    .filter(|d| !d.trim().is_empty())
+                    .unwrap_or_else(|| line.sku.clone())
+                    .trim()
+                    .to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The one currency of declared lines (a declaration is in one; 409 naming them otherwise).
+pub(super) fn one_currency(lines: &[Declared], document: &str) -> Result<String> {
+    let mut currencies: Vec<&str> = Vec::new();
+    for line in lines {
+        if !currencies.contains(&line.currency.as_str()) {
+            currencies.push(&line.currency);
+        }
+    }
+    match currencies.as_slice() {
+        [currency] => Ok((*currency).to_string()),
+        _ => Err(Error::InvalidState(format!(
+            "{document} is in one currency; the order lines use {}",
+            currencies.join(", ")
+        ))),
+    }
 }
 
 #[cfg(test)]

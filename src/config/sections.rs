@@ -87,7 +87,7 @@ pub struct Webhooks {
     pub retention_days: u32,
 }
 
-/// E-mail to receivers (DESIGN §21). No `url`: no mail is sent, and messages are logged as
+/// E-mail to receivers. No `url`: no mail is sent, and messages are logged as
 /// failed with the reason.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]

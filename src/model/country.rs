@@ -34,9 +34,24 @@ pub fn in_eu(code: &str) -> bool {
     EU.contains(&code)
 }
 
+/// Whether goods sent from `from` to `to` cross a customs border: different countries, not
+/// both in the EU's customs union.
+pub fn crosses_customs_border(from: &str, to: &str) -> bool {
+    let same_union = in_eu(from) && in_eu(to);
+    !(from.eq_ignore_ascii_case(to) || same_union)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn goods_cross_a_customs_border_out_of_the_union_only() {
+        assert!(!crosses_customs_border("DK", "DE"));
+        assert!(!crosses_customs_border("NO", "no"));
+        assert!(crosses_customs_border("DK", "NO"));
+        assert!(crosses_customs_border("CH", "DE"));
+    }
 
     #[test]
     fn the_list_has_every_assigned_code_once() {

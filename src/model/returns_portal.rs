@@ -1,4 +1,4 @@
-//! The returns portal's settings (DESIGN §21): whether the organization's customers may start a
+//! The returns portal's settings: whether the organization's customers may start a
 //! return themselves at `/r/{slug}`, the shipping rule that creates and books it, and the reasons
 //! they pick from.
 

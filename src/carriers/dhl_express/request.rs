@@ -11,6 +11,7 @@ use crate::{
     error::{Error, Result},
     model::{
         carrier::CarrierRecord,
+        country,
         shipment::{Party, ShipmentRecord},
         timezone,
     },
@@ -19,11 +20,6 @@ use crate::{
 const INCOTERMS: [&str; 16] = [
     "EXW", "FCA", "CPT", "CIP", "DPU", "DAP", "DDP", "FAS", "FOB", "CFR", "CIF", "DAF", "DAT",
     "DDU", "DEQ", "DES",
-];
-/// Countries between which goods move without a customs declaration (the EU's customs union).
-const CUSTOMS_UNION: [&str; 27] = [
-    "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT",
-    "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK",
 ];
 
 /// The MyDHL create-shipment request: parcels as packages numbered 1.., one label per package.
@@ -38,9 +34,7 @@ pub(super) fn shipment_request(
             "a DHL Express booking needs a sender and a receiver".into(),
         ));
     };
-    let declarable = sender.country_code != receiver.country_code
-        && !(CUSTOMS_UNION.contains(&sender.country_code.as_str())
-            && CUSTOMS_UNION.contains(&receiver.country_code.as_str()));
+    let declarable = country::crosses_customs_border(&sender.country_code, &receiver.country_code);
     // Times as the origin's clock shows them (MyDHL: "the shipper's local time").
     let local = timezone::local(
         now,

@@ -7,16 +7,14 @@
 use serde_json::{Value, json};
 
 use crate::{
-    carriers::wire::{cut, round3},
+    carriers::wire::{cut, declared, one_currency, round3},
     error::{Error, Result},
-    model::shipment::{Parcel, Party, ShipmentRecord},
+    model::{
+        country,
+        shipment::{Parcel, Party, ShipmentRecord},
+    },
 };
 
-/// Countries between which goods move without a customs declaration (the EU's customs union).
-const CUSTOMS_UNION: [&str; 27] = [
-    "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT",
-    "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK",
-];
 /// The profile every business customer account has.
 pub(super) const PROFILE: &str = "STANDARD_GRUPPENPROFIL";
 
@@ -45,9 +43,7 @@ pub(super) fn order(shipment: &ShipmentRecord, billing: &str, today: &str) -> Re
             "a DHL Parcel Germany booking needs a sender and a receiver".into(),
         ));
     };
-    let declarable = sender.country_code != receiver.country_code
-        && !(CUSTOMS_UNION.contains(&sender.country_code.as_str())
-            && CUSTOMS_UNION.contains(&receiver.country_code.as_str()));
+    let declarable = country::crosses_customs_border(&sender.country_code, &receiver.country_code);
     let product = shipment.body.carrier_settings.product_id.as_str();
     let services = services(&shipment.body.carrier_settings.services, declarable);
     let mut shipments = Vec::new();
@@ -142,44 +138,20 @@ fn services(services: &[String], abroad: bool) -> Value {
 
 /// The customs details of one parcel: its order lines with unit values and weights.
 fn customs(shipment: &ShipmentRecord, parcel: &Parcel) -> Result<Value> {
-    let missing = |what: &str, sku: &str| {
-        Error::InvalidState(format!(
-            "DHL Parcel Germany's customs details need {what} on every order line; {sku} has none"
-        ))
-    };
+    const DOCUMENT: &str = "DHL Parcel Germany's customs details";
     let units: i64 = parcel.order_lines.iter().map(|l| l.quantity.max(1)).sum();
+    let lines = declared(&parcel.order_lines, DOCUMENT)?;
     let mut items = Vec::new();
-    let mut currencies: Vec<String> = Vec::new();
-    for line in &parcel.order_lines {
-        let price = line
-            .unit_price
-            .ok_or_else(|| missing("a unitPrice", &line.sku))?;
-        let currency = line
-            .currency
-            .clone()
-            .filter(|c| c.len() == 3)
-            .ok_or_else(|| missing("a currency", &line.sku))?;
-        let origin = line
-            .country_of_origin
-            .as_deref()
-            .filter(|c| c.len() == 2)
-            .ok_or_else(|| missing("a countryOfOrigin", &line.sku))?;
-        if !currencies.contains(&currency) {
-            currencies.push(currency.clone());
-        }
-        let description = line
-            .description
-            .clone()
-            .filter(|d| !d.trim().is_empty())
-            .unwrap_or_else(|| line.sku.clone());
+    for declared in &lines {
+        let line = declared.line;
         // Order lines carry no weight: each unit gets its share of the parcel's.
         let unit_kg = parcel.weight_kg() / units.max(1) as f64;
         let mut item = json!({
-            "itemDescription": cut(description.trim(), 256),
+            "itemDescription": cut(&declared.description, 256),
             "packagedQuantity": line.quantity.max(1),
-            "itemValue": {"currency": currency, "value": (price * 100.0).round() / 100.0},
+            "itemValue": {"currency": declared.currency, "value": (declared.price * 100.0).round() / 100.0},
             "itemWeight": {"uom": "kg", "value": round3(unit_kg.max(0.001))},
-            "countryOfOrigin": alpha3(origin)?,
+            "countryOfOrigin": alpha3(&declared.origin)?,
         });
         let hs: String = line
             .tarrif_number
@@ -198,12 +170,7 @@ fn customs(shipment: &ShipmentRecord, parcel: &Parcel) -> Result<Value> {
             "DHL Parcel Germany's customs details list each parcel's order lines (1 to 99)".into(),
         ));
     }
-    let [currency] = currencies.as_slice() else {
-        return Err(Error::InvalidState(format!(
-            "DHL Parcel Germany's customs details are in one currency; the order lines use {}",
-            currencies.join(", ")
-        )));
-    };
+    let currency = one_currency(&lines, DOCUMENT)?;
     Ok(json!({
         "exportType": "COMMERCIAL_GOODS",
         "invoiceNo": cut(&shipment.reference, 35),

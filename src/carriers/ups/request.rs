@@ -9,20 +9,16 @@ use serde_json::{Value, json};
 use crate::{
     carriers::{
         config_str,
-        wire::{cut, name_and_streets},
+        wire::{cut, declared, name_and_streets, one_currency},
     },
     error::{Error, Result},
     model::{
         carrier::CarrierRecord,
+        country,
         shipment::{Party, ShipmentRecord},
     },
 };
 
-/// Countries between which goods move without a customs declaration (the EU's customs union).
-const CUSTOMS_UNION: [&str; 27] = [
-    "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT",
-    "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK",
-];
 /// UPS's Print Return Label service.
 const PRINT_RETURN_LABEL: &str = "9";
 /// Customer supplied package.
@@ -45,9 +41,7 @@ pub(super) fn shipment_request(
     };
     let is_return = shipment.kind == "inbound";
     let international = sender.country_code != receiver.country_code;
-    let declarable = international
-        && !(CUSTOMS_UNION.contains(&sender.country_code.as_str())
-            && CUSTOMS_UNION.contains(&receiver.country_code.as_str()));
+    let declarable = country::crosses_customs_border(&sender.country_code, &receiver.country_code);
     if international {
         for (who, p) in [("sender", sender), ("receiver", receiver)] {
             if p.phone.as_deref().is_none_or(|n| digits(n).is_empty()) {
@@ -197,44 +191,23 @@ fn services(services: &[String], domestic_us: bool) -> Value {
 /// The commercial invoice (form 01): one product per order line with its quantity, unit value,
 /// origin and HS code; the invoice numbered with the shipment's reference.
 fn invoice(shipment: &ShipmentRecord, receiver: &Party, today: jiff::civil::Date) -> Result<Value> {
-    let missing = |what: &str, sku: &str| {
-        Error::InvalidState(format!(
-            "a UPS commercial invoice needs {what} on every order line; {sku} has none"
-        ))
-    };
+    const DOCUMENT: &str = "a UPS commercial invoice";
+    let lines = declared(
+        shipment.body.parcels.iter().flat_map(|p| &p.order_lines),
+        DOCUMENT,
+    )?;
     let mut products = Vec::new();
-    let mut currencies: Vec<String> = Vec::new();
-    for line in shipment.body.parcels.iter().flat_map(|p| &p.order_lines) {
-        let price = line
-            .unit_price
-            .ok_or_else(|| missing("a unitPrice", &line.sku))?;
-        let currency = line
-            .currency
-            .clone()
-            .filter(|c| c.len() == 3)
-            .ok_or_else(|| missing("a currency", &line.sku))?;
-        let origin = line
-            .country_of_origin
-            .clone()
-            .filter(|c| c.len() == 2)
-            .ok_or_else(|| missing("a countryOfOrigin", &line.sku))?;
-        if !currencies.contains(&currency) {
-            currencies.push(currency);
-        }
-        let description = line
-            .description
-            .clone()
-            .filter(|d| !d.trim().is_empty())
-            .unwrap_or_else(|| line.sku.clone());
+    for declared in &lines {
+        let line = declared.line;
         let mut product = json!({
-            "Description": [cut(description.trim(), 35)],
+            "Description": [cut(&declared.description, 35)],
             "Unit": {
                 "Number": cut(&line.quantity.max(1).to_string(), 7),
-                "Value": format!("{price:.2}"),
+                "Value": format!("{:.2}", declared.price),
                 "UnitOfMeasurement": {"Code": "PCS"}
             },
             "PartNumber": cut(&line.sku, 35),
-            "OriginCountryCode": origin,
+            "OriginCountryCode": declared.origin,
         });
         if let Some(code) = line
             .tarrif_number
@@ -257,12 +230,7 @@ fn invoice(shipment: &ShipmentRecord, receiver: &Party, today: jiff::civil::Date
             "a UPS commercial invoice holds at most 50 order lines".into(),
         ));
     }
-    let [currency] = currencies.as_slice() else {
-        return Err(Error::InvalidState(format!(
-            "a UPS commercial invoice is in one currency; the order lines use {}",
-            currencies.join(", ")
-        )));
-    };
+    let currency = one_currency(&lines, DOCUMENT)?;
     let mut sold_to = address_block(receiver, true);
     if sold_to.get("AttentionName").is_none() {
         sold_to["AttentionName"] = sold_to["Name"].clone();

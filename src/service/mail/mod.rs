@@ -1,4 +1,4 @@
-//! E-mail to receivers (DESIGN §21). A change of a shipment that a receiver is told about —
+//! E-mail to receivers. A change of a shipment that a receiver is told about —
 //! booked, out for delivery, delivered, exception — queues one message in the same transaction
 //! (`queue_for`, called by the one write path of shipments), when the organization turned that
 //! e-mail on or the shipment's rule asks for e-mail, and the receiver has an address. The worker
@@ -181,7 +181,11 @@ pub struct Unsubscribe {
 
 /// The unsubscribe page of `token`; 404 for a token this server did not make.
 pub async fn unsubscribe_page(ctx: &Ctx, token: &str) -> Result<Unsubscribe> {
-    let message = message_of(ctx, token)?;
+    page_of(ctx, message_of(ctx, token)?)
+}
+
+/// What the page shows for `message`'s receiver.
+fn page_of(ctx: &Ctx, message: Stored) -> Result<Unsubscribe> {
     let org_id = message.org_id.clone();
     let address = message.notification.to.clone();
     let (look, done) = ctx.db.point(move |db| {
@@ -217,7 +221,5 @@ pub async fn unsubscribe(ctx: &Ctx, token: &str) -> Result<Unsubscribe> {
         notification_id = message.notification.id,
         "a receiver unsubscribed"
     );
-    let mut page = unsubscribe_page(ctx, token).await?;
-    page.done = true;
-    Ok(page)
+    page_of(ctx, message)
 }

@@ -1,4 +1,4 @@
-//! The SMTP client (`[smtp]`, DESIGN §21): lettre over tokio with rustls, certificates checked
+//! The SMTP client (`[smtp]`): lettre over tokio with rustls, certificates checked
 //! by the platform verifier. `smtp://` speaks STARTTLS and insists on it unless the server is on
 //! loopback or `allow_plain` is set; `smtps://` is TLS from the first byte.
 

@@ -1,8 +1,8 @@
 //! The mail worker: takes due messages from `notifications`, at most `smtp.max_concurrency` at
 //! once, writes each in its receiver's language with the organization's current templates and
 //! branding, and hands it to the mail server. Sent is sent; a refusal for good (5xx) or a
-//! receiver who unsubscribed fails it; anything else is tried again on the schedule of DESIGN §9
-//! (times `smtp.retry_scale`), then failed. A failing server never fails the change that queued
+//! receiver who unsubscribed fails it; anything else is tried again on the webhooks' schedule
+//! (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, times `smtp.retry_scale`), then failed. A failing server never fails the change that queued
 //! the message. Every state is in the database: a message claimed by a sender that died is due
 //! again when its claim runs out, in this process or another.
 

@@ -2,18 +2,18 @@
 //! Returns API, written from DHL's published OpenAPI descriptions: each parcel booked as a DHL
 //! shipment with DHL's label (PDF or ZPL), returns labels from the Returns API, cancelling
 //! before the day's closing (`DELETE /orders`). Every call carries the API key (`dhl-api-key`)
-//! and the business customer's user and password (HTTP Basic), as DHL asks.
-//!
-//! The tracking description DHL publishes for Parcel DE is a placeholder pointing to an XML
-//! service: this adapter does not track (see decisions).
+//! and the business customer's user and password (HTTP Basic), as DHL asks. Tracking goes
+//! through DHL's Parcel DE Shipment Tracking API (`tracking`), which has credentials of its own.
 
 mod request;
+mod tracking;
 
 use base64::{Engine, engine::general_purpose::STANDARD};
 use serde_json::Value;
 
 use super::{
-    Booking, BoxFuture, CarrierAdapter, CarrierInfo, CarrierLabel, Env, Offer, config_str,
+    Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, CarrierLabel, Env, Offer,
+    config_str,
     http::{self, Answer},
     wire::{field, option, required},
 };
@@ -36,7 +36,7 @@ impl CarrierAdapter for DhlParcelDe {
             name: NAME,
             slug: "dhl_parcel_de",
             group: "parcel",
-            description: "DHL Parcel Germany (DHL Paket): parcels from Germany booked through DHL's Parcel DE Shipping API with DHL's own labels (PDF or ZPL), returns labels, and cancelling before the day's closing.",
+            description: "DHL Parcel Germany (DHL Paket): parcels from Germany booked through DHL's Parcel DE Shipping API with DHL's own labels (PDF or ZPL), returns labels, cancelling before the day's closing, and tracking through DHL's Parcel DE Shipment Tracking API.",
             fields: vec![
                 field(
                     "API key",
@@ -83,6 +83,30 @@ impl CarrierAdapter for DhlParcelDe {
                     "returnsReceiverId",
                     "string",
                     "The receiver ID of your returns address in the GKP (e.g. deu); needed for return labels",
+                    false,
+                    vec![],
+                ),
+                field(
+                    "API secret",
+                    "apiSecret",
+                    "password",
+                    "The secret of your app at developer.dhl.com; needed for tracking",
+                    false,
+                    vec![],
+                ),
+                field(
+                    "Tracking user",
+                    "trackingUser",
+                    "string",
+                    "The user DHL issues for the Parcel DE Shipment Tracking API (zt12345 in the sandbox); needed for tracking",
+                    false,
+                    vec![],
+                ),
+                field(
+                    "Tracking password",
+                    "trackingPassword",
+                    "password",
+                    "That tracking user's password; needed for tracking",
                     false,
                     vec![],
                 ),
@@ -141,6 +165,19 @@ impl CarrierAdapter for DhlParcelDe {
 
     fn calls_out(&self) -> bool {
         true
+    }
+
+    fn tracks(&self) -> bool {
+        true
+    }
+
+    fn track<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        number: &'a str,
+    ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
+        Box::pin(tracking::track(env, carrier, number))
     }
 
     fn voids(&self) -> bool {

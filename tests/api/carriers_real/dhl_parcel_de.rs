@@ -16,7 +16,7 @@ use super::{
 };
 use crate::fixtures::id_of;
 
-const API_KEY: &str = "dhl-api-KEY-123";
+pub(super) const API_KEY: &str = "dhl-api-KEY-123";
 const USER: &str = "user-valid";
 const PASSWORD: &str = "SandboxPasswort2023!";
 const EKP: &str = "3333333333";
@@ -87,6 +87,9 @@ fn ok_status(code: u16) -> Value {
 
 /// DHL Parcel Germany as the replay plays it.
 pub(super) fn dhl(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode, Value) {
+    if super::dhl_parcel_de_tracking::is_tracking(seen) {
+        return super::dhl_parcel_de_tracking::tracking(seen, scenario, v);
+    }
     let basic = format!("Basic {}", STANDARD.encode(format!("{USER}:{PASSWORD}")));
     let header = |name: &str| seen.headers.get(name).and_then(|h| h.to_str().ok());
     if header("dhl-api-key") != Some(API_KEY)
@@ -255,7 +258,7 @@ fn orders(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (StatusCode, 
     )
 }
 
-fn config(format: &str) -> Value {
+pub(super) fn config(format: &str) -> Value {
     json!({"apiKey": API_KEY, "username": USER, "password": PASSWORD, "ekp": EKP,
            "returnsReceiverId": "deu", "sandbox": "true", "labelFormat": format})
 }
@@ -268,7 +271,7 @@ fn toml(replay: &Replay, extra: &str) -> String {
 }
 
 /// A pending shipment from the shop to Bonn with `parcels` (their weights).
-async fn shipment(
+pub(super) async fn shipment(
     shop: &super::RealShop,
     carrier: &Value,
     product: &str,

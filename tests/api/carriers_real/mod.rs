@@ -3,6 +3,7 @@
 
 mod dhl_express;
 mod dhl_parcel_de;
+mod dhl_parcel_de_tracking;
 pub(crate) mod exactly_once;
 mod postnord;
 pub(crate) mod replay;
@@ -139,6 +140,7 @@ async fn available_carriers_lists_each_real_carrier_with_its_fields() {
             .as_array()
             .unwrap()
             .iter()
+            .chain(carrier["optionalFields"].as_array().unwrap())
             .find(|f| f["key"] == key)
             .unwrap()["type"]
             .clone()
@@ -164,10 +166,16 @@ async fn available_carriers_lists_each_real_carrier_with_its_fields() {
         [
             "participation",
             "returnsReceiverId",
+            "apiSecret",
+            "trackingUser",
+            "trackingPassword",
             "sandbox",
             "labelFormat"
         ]
     );
+    for secret in ["apiKey", "password", "apiSecret", "trackingPassword"] {
+        assert_eq!(kind(&parcel_de, secret), json!("password"), "{secret}");
+    }
     let products: Vec<&str> = parcel_de["products"]
         .as_array()
         .unwrap()

@@ -57,7 +57,8 @@ impl Seen {
     }
 }
 
-/// The carrier's behaviour: checks a request (pushing what is wrong into the list) and answers.
+/// The carrier's behaviour: checks a request (pushing what is wrong into the list) and answers
+/// (JSON, or XML: a string that starts with `<?xml`).
 pub type Handler = fn(&Seen, Scenario, &mut Vec<String>) -> (StatusCode, Value);
 
 #[derive(Clone)]
@@ -129,10 +130,17 @@ impl Replay {
                         state.violations.lock().unwrap().extend(violations);
                         (StatusCode::BAD_REQUEST, serde_json::json!({"replay": text}))
                     };
-                    Response::builder()
-                        .status(status)
-                        .content_type("application/json")
-                        .body(Body::from_json(answer).unwrap())
+                    match answer {
+                        // An XML answer, for the carriers that answer XML.
+                        Value::String(xml) if xml.starts_with("<?xml") => Response::builder()
+                            .status(status)
+                            .content_type("application/xml; charset=UTF-8")
+                            .body(xml),
+                        answer => Response::builder()
+                            .status(status)
+                            .content_type("application/json")
+                            .body(Body::from_json(answer).unwrap()),
+                    }
                 }
             }),
         );

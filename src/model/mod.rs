@@ -43,6 +43,8 @@ pub mod pdf_merge;
 pub mod printer;
 /// Shipping quotes: the checkout's request and its rates.
 pub mod quote;
+/// The state or province a US or Canadian postcode names.
+pub mod region;
 pub mod returns_portal;
 /// Roles in an organization and the scopes each caps a credential at.
 pub mod role;

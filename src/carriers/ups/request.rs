@@ -14,7 +14,7 @@ use crate::{
     error::{Error, Result},
     model::{
         carrier::CarrierRecord,
-        country,
+        country, region,
         shipment::{Party, ShipmentRecord},
     },
 };
@@ -58,6 +58,10 @@ pub(super) fn shipment_request(
     shipper["ShipperNumber"] = json!(account);
     let description = goods(shipment);
     let domestic_us = !international && matches!(sender.country_code.as_str(), "US" | "PR");
+    let settings = &shipment.body.carrier_settings;
+    let package_confirmation = (domestic_us && !is_return)
+        .then(|| package_signature(&settings.services))
+        .flatten();
     let mut packages = Vec::new();
     for parcel in &shipment.body.parcels {
         let kg = parcel.weight_kg().max(0.1);
@@ -80,6 +84,9 @@ pub(super) fn shipment_request(
         if domestic_us {
             package["ReferenceNumber"] = json!([{"Value": cut(&shipment.reference, 35)}]);
         }
+        if let Some(kind) = package_confirmation {
+            package["PackageServiceOptions"] = json!({"DeliveryConfirmation": {"DCISType": kind}});
+        }
         packages.push(package);
     }
     if packages.is_empty() {
@@ -87,7 +94,6 @@ pub(super) fn shipment_request(
             "a UPS booking needs at least one parcel".into(),
         ));
     }
-    let settings = &shipment.body.carrier_settings;
     let mut body = json!({
         "Shipper": shipper,
         "ShipTo": address_block(receiver, international),
@@ -146,6 +152,10 @@ fn address_block(party: &Party, international: bool) -> Value {
             "CountryCode": party.country_code,
         }
     });
+    // Required in the United States and Canada, where the postcode tells it.
+    if let Some(state) = region::of(&party.country_code, &party.postal_code) {
+        block["Address"]["StateProvinceCode"] = json!(state);
+    }
     let attention = party
         .attention
         .as_deref()
@@ -168,8 +178,8 @@ fn address_block(party: &Party, international: bool) -> Value {
 }
 
 /// The shipment's services as UPS's options: `saturday_delivery`, `signature`,
-/// `adult_signature`, `carbon_neutral`. Signatures are per package within the US, per shipment
-/// elsewhere (UPS's rule); per-package signatures are not sent here (see decisions).
+/// `adult_signature`, `carbon_neutral`. Signatures are per package within the US
+/// (`package_signature`), per shipment elsewhere (UPS's rule).
 fn services(services: &[String], domestic_us: bool) -> Value {
     let mut options = json!({});
     for service in services {
@@ -186,6 +196,18 @@ fn services(services: &[String], domestic_us: bool) -> Value {
         }
     }
     options
+}
+
+/// A package's delivery confirmation within the US: 2 signature, 3 adult signature (the
+/// package-level codes, which differ from the shipment-level ones).
+fn package_signature(services: &[String]) -> Option<&'static str> {
+    if services.iter().any(|s| s == "adult_signature") {
+        Some("3")
+    } else if services.iter().any(|s| s == "signature") {
+        Some("2")
+    } else {
+        None
+    }
 }
 
 /// The commercial invoice (form 01): one product per order line with its quantity, unit value,

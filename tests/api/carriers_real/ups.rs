@@ -274,6 +274,16 @@ fn prose(shipment: &Value, v: &mut Vec<String>) {
         {
             v.push(format!("{who}.Name: at most 35 characters"));
         }
+        let address = &shipment[who]["Address"];
+        if matches!(address["CountryCode"].as_str(), Some("US" | "CA"))
+            && address["StateProvinceCode"]
+                .as_str()
+                .is_none_or(|s| s.len() != 2 || !s.chars().all(|c| c.is_ascii_uppercase()))
+        {
+            v.push(format!(
+                "{who}.Address.StateProvinceCode: a state or province code is required for US and CA"
+            ));
+        }
     }
     if shipment["PaymentInformation"]["ShipmentCharge"][0]["BillShipper"]["AccountNumber"]
         != shipment["Shipper"]["ShipperNumber"]
@@ -295,6 +305,18 @@ fn prose(shipment: &Value, v: &mut Vec<String>) {
         if !shipment["Description"].is_string() {
             v.push("Description is required abroad".into());
         }
+    }
+    let domestic_us = !international
+        && matches!(
+            shipment["ShipFrom"]["Address"]["CountryCode"].as_str(),
+            Some("US" | "PR")
+        );
+    if domestic_us
+        && shipment["ShipmentServiceOptions"]
+            .get("DeliveryConfirmation")
+            .is_some()
+    {
+        v.push("DeliveryConfirmation goes per package within the US".into());
     }
     if shipment.get("ReturnService").is_some() {
         for (i, package) in shipment["Package"]
@@ -547,7 +569,7 @@ async fn goods_abroad_carry_the_invoice_form_and_lines_without_customs_data_are_
         {"sku": "TS-1", "quantity": 3, "description": "Cotton T-shirt", "unitPrice": 100.0, "currency": "DKK",
          "countryOfOrigin": "PT", "tarrifNumber": "6109.10"},
         {"sku": "MUG-7", "quantity": 1, "unitPrice": 60.0, "currency": "DKK", "countryOfOrigin": "DK"}]}]);
-    let id = id_of(&shop.shop.create(body).await);
+    let id = id_of(&shop.shop.create(body.clone()).await);
     let booked = shop.shop.app.book_shipment(&shop.shop.org, &id).await;
     replay.assert_clean();
     assert_eq!(booked["status"], "processing");
@@ -566,6 +588,22 @@ async fn goods_abroad_carry_the_invoice_form_and_lines_without_customs_data_are_
     assert_eq!(forms["Product"][1]["Description"], json!(["MUG-7"]));
     assert_eq!(shipment["ShipTo"]["Phone"]["Number"], "4512345678");
     assert_eq!(shipment["ReferenceNumber"], json!([{"Value": "REF-1001"}]));
+
+    // To the United States: the state UPS requires comes from the ZIP code.
+    body["parties"][0]["countryCode"] = json!("US");
+    body["parties"][0]["city"] = json!("New York");
+    body["parties"][0]["postalCode"] = json!("10001");
+    let id = id_of(&shop.shop.create(body).await);
+    shop.shop.app.book_shipment(&shop.shop.org, &id).await;
+    replay.assert_clean();
+    let request = replay.requests().pop().unwrap();
+    let shipment = &request.body["ShipmentRequest"]["Shipment"];
+    assert_eq!(shipment["ShipTo"]["Address"]["StateProvinceCode"], "NY");
+    assert!(
+        shipment["ShipFrom"]["Address"]
+            .get("StateProvinceCode")
+            .is_none()
+    );
 }
 
 #[tokio::test]
@@ -800,4 +838,57 @@ fn the_descriptions_catch_what_ups_would_refuse() {
         found.iter().any(|f| f.contains("BillingWeight")),
         "{found:?}"
     );
+}
+
+#[tokio::test]
+async fn within_the_us_signatures_and_references_go_per_package_and_states_come_from_zip_codes() {
+    let replay = Replay::start(ups).await;
+    let shop = setup(&toml(&replay, "")).await;
+    let carrier = shop.carrier("ups", config("pdf"), "03").await;
+    let mut warehouse = crate::fixtures::sender_address_body();
+    warehouse["address1"] = json!("600 Congress Ave");
+    warehouse["zipcode"] = json!("78701");
+    warehouse["city"] = json!("Austin");
+    warehouse["countryCode"] = json!("US");
+    warehouse["state"] = json!("TX");
+    warehouse["phone"] = json!("+15125550100");
+    let address = shop
+        .shop
+        .app
+        .create_sender_address_with(&shop.shop.org, warehouse)
+        .await;
+    let mut body = shop.shop.body();
+    body["senderAddressId"] = json!(id_of(&address));
+    body["carrierSettings"]["carrierId"] = carrier["id"].clone();
+    body["carrierSettings"]["productId"] = json!("03");
+    body["carrierSettings"]["services"] = json!(["adult_signature"]);
+    body["parties"][0]["countryCode"] = json!("US");
+    body["parties"][0]["city"] = json!("New York");
+    body["parties"][0]["postalCode"] = json!("10001");
+    body["parcels"] = json!([{"weight": 1.0}, {"weight": 2.0}]);
+    let id = id_of(&shop.shop.create(body).await);
+    shop.shop.app.book_shipment(&shop.shop.org, &id).await;
+    replay.assert_clean();
+    let request = replay.requests().pop().unwrap();
+    let shipment = &request.body["ShipmentRequest"]["Shipment"];
+    assert_eq!(
+        (
+            &shipment["Shipper"]["Address"]["StateProvinceCode"],
+            &shipment["ShipFrom"]["Address"]["StateProvinceCode"],
+            &shipment["ShipTo"]["Address"]["StateProvinceCode"]
+        ),
+        (&json!("TX"), &json!("TX"), &json!("NY"))
+    );
+    for package in shipment["Package"].as_array().unwrap() {
+        assert_eq!(
+            package["PackageServiceOptions"],
+            json!({"DeliveryConfirmation": {"DCISType": "3"}})
+        );
+        assert_eq!(package["ReferenceNumber"], json!([{"Value": "REF-1001"}]));
+    }
+    assert!(
+        shipment.get("ShipmentServiceOptions").is_none(),
+        "{shipment}"
+    );
+    assert!(shipment.get("ReferenceNumber").is_none());
 }

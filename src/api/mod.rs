@@ -4,6 +4,7 @@
 
 use poem_openapi::Tags;
 
+pub mod addresses;
 pub mod api_tokens;
 pub mod billing;
 pub mod body;
@@ -22,6 +23,7 @@ pub mod params;
 pub mod printers;
 pub mod problem;
 pub mod quotes;
+pub mod rates;
 pub mod returns_portal;
 pub mod security;
 pub mod sender_addresses;
@@ -82,7 +84,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
             shipments::ShipmentTrackingApi,
         ),
         documents::DocumentsApi,
-        quotes::QuotesApi,
+        (quotes::QuotesApi, rates::RatesApi, addresses::AddressesApi),
         order_channels::OrderChannelsApi,
         orders::OrdersApi,
         api_tokens::ApiTokensApi,

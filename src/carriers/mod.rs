@@ -146,6 +146,27 @@ pub struct CarrierEvent {
     pub occurred_at: String,
 }
 
+/// One product a carrier offers for a shipment, at its price.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RateOffer {
+    pub product_id: String,
+    pub product_name: String,
+    /// The amount as a decimal number with two decimals.
+    pub price: String,
+    pub currency: String,
+    /// YYYY-MM-DD.
+    pub estimated_delivery: Option<String>,
+    pub transit_days: Option<u32>,
+}
+
+/// A carrier's verdict on an address: `valid`, `ambiguous` or `no_candidates`, and the
+/// addresses it suggests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AddressVerdict {
+    pub result: &'static str,
+    pub candidates: Vec<crate::model::address_check::AddressCandidate>,
+}
+
 /// A future an adapter returns (the trait stays object-safe).
 pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
@@ -186,6 +207,42 @@ pub trait CarrierAdapter: Send + Sync {
         _number: &'a str,
     ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
         Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// Whether the carrier prices shipments through an API (`rate` is then asked by rates).
+    fn rates(&self) -> bool {
+        false
+    }
+
+    /// The carrier's offers for `shipment` (parties and parcels; no product chosen yet), one
+    /// per product it would carry it with.
+    fn rate<'a>(
+        &'a self,
+        _env: &'a Env,
+        _carrier: &'a CarrierRecord,
+        _shipment: &'a ShipmentRecord,
+    ) -> BoxFuture<'a, Result<Vec<RateOffer>>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// Whether the carrier validates street addresses in `country` (`check_address` is then
+    /// asked by address checks).
+    fn checks_addresses(&self, _country: &str) -> bool {
+        false
+    }
+
+    /// The carrier's verdict on `address`.
+    fn check_address<'a>(
+        &'a self,
+        _env: &'a Env,
+        _carrier: &'a CarrierRecord,
+        _address: &'a crate::model::address_check::AddressCheckIn,
+    ) -> BoxFuture<'a, Result<AddressVerdict>> {
+        Box::pin(async {
+            Err(crate::error::Error::InvalidState(
+                "this carrier does not validate addresses".into(),
+            ))
+        })
     }
 
     /// Whether the carrier takes a booking back before it leaves (`void` is then asked when a

@@ -165,6 +165,9 @@ pub struct Carriers {
     pub timeout_seconds: u64,
     /// How often the tracking of shipments in transit is fetched from their carriers (0: never).
     pub tracking_interval_seconds: u64,
+    /// How long rates wait for the carriers asked in parallel; one that has not answered by
+    /// then is reported as timed out.
+    pub rates_timeout_ms: u64,
 }
 
 impl Default for Carriers {
@@ -176,6 +179,7 @@ impl Default for Carriers {
             dhl_parcel_de_url: String::new(),
             timeout_seconds: 30,
             tracking_interval_seconds: 900,
+            rates_timeout_ms: 2500,
         }
     }
 }

@@ -261,6 +261,12 @@ fn guidance(id: &str) -> Option<&'static str> {
         "quote_shipping_rates" => {
             "Prices a would-be shipment with the organization's shipping rules, as a web shop's checkout asks."
         }
+        "compare_carrier_rates" => {
+            "Asks the carriers what they charge (their own prices, not the checkout's rules): give shipmentId of a stored shipment, or senderAddressId, parties and parcels. Offers come cheapest first; a carrier that gave none is in errors with the reason. Book with the chosen offer's carrierId and productId."
+        }
+        "validate_address" => {
+            "Use it before creating a shipment to an address you are unsure of: the postcode is checked against the country's format, and in the US and Puerto Rico a UPS carrier of the organization is asked for the address and its candidates."
+        }
         "list_shipments" => {
             "Filter by status, reference, orderId or creation time; pages with page and limit (1 to 100)."
         }

@@ -2,6 +2,8 @@
 //! public representation of each resource (poem-openapi `Object`s, shared by REST, MCP, the CLI's
 //! `--json` and webhook payloads; serde for the JSON columns and request bodies).
 
+/// Address checks: postcode formats and a carrier's verdict.
+pub mod address_check;
 /// API tokens.
 pub mod api_token;
 /// The audit log: who wrote what, when and from where.
@@ -39,10 +41,14 @@ pub mod org;
 pub mod page;
 /// A batch print request (documents of several shipments as one PDF).
 pub mod pdf_merge;
+/// Postcode formats of the countries that have fixed ones.
+pub mod postcode;
 /// Network printers and print jobs.
 pub mod printer;
 /// Shipping quotes: the checkout's request and its rates.
 pub mod quote;
+/// Carrier rates: what the carriers would charge for a shipment.
+pub mod rate;
 /// The state or province a US or Canadian postcode names.
 pub mod region;
 pub mod returns_portal;

@@ -91,7 +91,18 @@ pub struct ShippingRuleIn {
     #[serde(default)]
     #[oai(default)]
     pub auto_create_return_shipment: bool,
+    /// `cheapest` or `fastest`: applying the rule asks the rule's carriers (`carrierId` and
+    /// `selectionCarrierIds`) for rates and takes the cheapest or fastest offer's carrier and
+    /// product; when none answers, `carrierId` and `productId` stay. Null: as written.
+    pub carrier_selection: Option<String>,
+    /// More carriers the selection chooses among, beside `carrierId`.
+    #[serde(default)]
+    #[oai(default)]
+    pub selection_carrier_ids: Vec<String>,
 }
+
+/// What `carrierSelection` may be.
+pub const CARRIER_SELECTIONS: [&str; 2] = ["cheapest", "fastest"];
 
 /// A shipping rule as stored.
 #[derive(Clone, Debug, PartialEq, Object)]
@@ -184,6 +195,18 @@ impl ShippingRuleIn {
         }
         for (i, c) in self.conditions.iter().enumerate() {
             c.validate(errors, &format!("conditions[{i}]"));
+        }
+        for (i, id) in self.selection_carrier_ids.iter().enumerate() {
+            errors.length(&format!("selectionCarrierIds[{i}]"), id, 1, 100);
+        }
+        if let Some(selection) = &self.carrier_selection {
+            errors.one_of("carrierSelection", selection, &CARRIER_SELECTIONS);
+        }
+        if self.carrier_selection.is_none() && !self.selection_carrier_ids.is_empty() {
+            errors.add(
+                "selectionCarrierIds",
+                "is used only with carrierSelection (cheapest or fastest)",
+            );
         }
         if self.auto_print_labels && self.label_printer_id.is_none() {
             errors.add("labelPrinterId", "is needed when autoPrintLabels is true");

@@ -21,6 +21,7 @@ use crate::{
 };
 
 pub mod access;
+pub mod addresses;
 pub mod api_tokens;
 pub mod audit;
 pub mod billing;

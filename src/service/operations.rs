@@ -102,6 +102,10 @@ operations! {
         "Replace a carrier.";
     DELETE_CARRIER = "delete_carrier", write(Carriers), Delete,
         "Delete a carrier that no shipping rule uses.";
+    COMPARE_CARRIER_RATES = "compare_carrier_rates", read(Carriers), Read,
+        "Ask every carrier of the organization that has a rating API what it charges for a shipment (a stored one by shipmentId, or a shipment body), all at once within a deadline; offers cheapest first, and per carrier why it gave none.";
+    VALIDATE_ADDRESS = "validate_address", read(Carriers), Read,
+        "Check an address: its postcode against the country's format and, where a carrier of the organization validates addresses (UPS in the US and Puerto Rico), the carrier's verdict and candidates.";
     LIST_AVAILABLE_CARRIERS = "list_available_carriers", read(Carriers), Read,
         "List the carrier types this server can book with, with their fields, products and services.";
 

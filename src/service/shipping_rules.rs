@@ -43,6 +43,9 @@ fn references(
     errors: &mut Violations,
 ) -> Result<()> {
     carriers::found(db, org_id, &fields.carrier_id, "carrierId", errors)?;
+    for (i, id) in fields.selection_carrier_ids.iter().enumerate() {
+        carriers::found(db, org_id, id, &format!("selectionCarrierIds[{i}]"), errors)?;
+    }
     sender_addresses::found(
         db,
         org_id,

@@ -60,6 +60,18 @@ pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Carrier>
     )
 }
 
+/// Every carrier of the organization, oldest first (an organization has a handful).
+pub fn all(db: &Reader, org_id: &str) -> Result<Vec<CarrierRecord>> {
+    Ok(db
+        .conn
+        .prepare_cached(&format!(
+            "{} WHERE c.org_id = ?1 ORDER BY c.created_at, c.id",
+            select()
+        ))?
+        .query_map([org_id], |row| from_row_at(row, 0))?
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
+}
+
 /// Writes a carrier; `secrets` is its sealed secret values (None: it has none).
 pub fn save(tx: &Tx, c: &CarrierRecord, secrets: Option<&str>) -> Result<()> {
     let f = &c.fields;

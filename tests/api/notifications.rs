@@ -60,6 +60,7 @@ async fn settings_start_off_take_templates_that_compile_and_preview_in_the_recei
     let (address, carrier) = app.create_address_and_carrier(&org).await;
     let mut body = shipment_body(&id_of(&address), &id_of(&carrier));
     body["parties"][0]["countryCode"] = json!("SE");
+    body["parties"][0]["postalCode"] = json!("111 22");
     body["language"] = json!("sv");
     let shipment = app.create_shipment(&org, body).await;
     let booked = app.book_shipment(&org, &id_of(&shipment)).await;

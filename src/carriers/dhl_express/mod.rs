@@ -4,10 +4,12 @@
 
 mod answer;
 mod customs;
+mod rates;
 mod request;
 
 use super::{
-    Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer, config_str,
+    Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer, RateOffer,
+    config_str,
     http::{self, Answer},
     wire::{api_base, field, option, required},
 };
@@ -158,6 +160,19 @@ impl CarrierAdapter for DhlExpress {
         true
     }
 
+    fn rates(&self) -> bool {
+        true
+    }
+
+    fn rate<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        shipment: &'a ShipmentRecord,
+    ) -> BoxFuture<'a, Result<Vec<RateOffer>>> {
+        Box::pin(rate(env, carrier, shipment))
+    }
+
     fn track<'a>(
         &'a self,
         env: &'a Env,
@@ -213,6 +228,40 @@ async fn book(
         return Err(refusal(&answer));
     }
     answer::booking(&answer.json(), shipment.body.parcels.len().max(1), zpl)
+}
+
+async fn rate(
+    env: &Env,
+    carrier: &CarrierRecord,
+    shipment: &ShipmentRecord,
+) -> Result<Vec<RateOffer>> {
+    let body = rates::rate_request(shipment, carrier, env.clock.now())?;
+    let builder = request(
+        env,
+        carrier,
+        reqwest::Method::POST,
+        "/rates",
+        // MyDHL's message reference: 28 to 36 characters.
+        &format!("rates-{}", shipment.id),
+    )?
+    .json(&body);
+    let answer = http::send(NAME, builder).await?;
+    if !answer.status.is_success() {
+        let status = answer.status.as_u16();
+        let reason = answer::problem(&answer.json());
+        return Err(if http::is_unavailable(answer.status) {
+            Error::CarrierUnavailable(format!("DHL Express answered HTTP {status} ({reason})"))
+        } else if matches!(status, 401 | 403) {
+            Error::CarrierRejected(format!(
+                "DHL Express refused the username and password (HTTP {status})"
+            ))
+        } else {
+            Error::CarrierRejected(format!(
+                "DHL Express could not rate the shipment (HTTP {status}): {reason}"
+            ))
+        });
+    }
+    Ok(rates::offers(&answer.json()))
 }
 
 fn refusal(answer: &Answer) -> Error {

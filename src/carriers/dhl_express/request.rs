@@ -111,7 +111,7 @@ pub(super) fn shipment_request(
 
 /// The moment of booking as MyDHL writes times, in the shipper's local time with its offset:
 /// `YYYY-MM-DDTHH:MM:SS GMT+01:00`.
-fn planned(local: &jiff::ZonedDateTime) -> String {
+pub(super) fn planned(local: &jiff::ZonedDateTime) -> String {
     local.strftime("%Y-%m-%dT%H:%M:%S GMT%:z").to_string()
 }
 

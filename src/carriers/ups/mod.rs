@@ -1,17 +1,20 @@
 //! `ups`: UPS through its REST APIs, written from UPS's published OpenAPI descriptions
-//! (UPS-API/api-documentation: OAuthClientCredentials, Shipping v2409, Tracking v1): OAuth
-//! client credentials with the token kept until it expires, shipments with UPS's labels (one
-//! per package, GIF made into a PDF page, or ZPL), Print Return Labels for returns, voiding a
-//! booking that has not left, and tracking by package.
+//! (UPS-API/api-documentation: OAuthClientCredentials, Shipping v2409, Rating v2409, Tracking
+//! v1): OAuth client credentials with the token kept until it expires, shipments with UPS's
+//! labels (one per package, GIF made into a PDF page, or ZPL), Print Return Labels for returns,
+//! voiding a booking that has not left, rates, and tracking by package.
 
+mod address;
 mod answer;
+mod rating;
 mod request;
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use ring::rand::{SecureRandom, SystemRandom};
 
 use super::{
-    Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer, config_str,
+    AddressVerdict, Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer,
+    RateOffer, config_str,
     http::{self, Answer},
     wire::{api_base, field, option, required},
 };
@@ -21,6 +24,23 @@ use crate::{
 };
 
 pub struct Ups;
+
+/// UPS services: code and name.
+const PRODUCTS: &[(&str, &str)] = &[
+    ("11", "UPS Standard"),
+    ("65", "UPS Worldwide Saver"),
+    ("07", "UPS Worldwide Express"),
+    ("54", "UPS Worldwide Express Plus"),
+    ("08", "UPS Worldwide Expedited"),
+    ("74", "UPS Express 12:00"),
+    ("03", "UPS Ground"),
+    ("12", "UPS 3 Day Select"),
+    ("02", "UPS 2nd Day Air"),
+    ("13", "UPS Next Day Air Saver"),
+    ("01", "UPS Next Day Air"),
+    ("14", "UPS Next Day Air Early"),
+    ("70", "UPS Access Point Economy"),
+];
 
 const NAME: &str = "UPS";
 /// UPS's Customer Integration Environment (its test system) and production.
@@ -80,24 +100,10 @@ impl CarrierAdapter for Ups {
                     vec![option("PDF", "pdf"), option("ZPL", "zpl")],
                 ),
             ],
-            products: [
-                ("11", "UPS Standard"),
-                ("65", "UPS Worldwide Saver"),
-                ("07", "UPS Worldwide Express"),
-                ("54", "UPS Worldwide Express Plus"),
-                ("08", "UPS Worldwide Expedited"),
-                ("74", "UPS Express 12:00"),
-                ("03", "UPS Ground"),
-                ("12", "UPS 3 Day Select"),
-                ("02", "UPS 2nd Day Air"),
-                ("13", "UPS Next Day Air Saver"),
-                ("01", "UPS Next Day Air"),
-                ("14", "UPS Next Day Air Early"),
-                ("70", "UPS Access Point Economy"),
-            ]
-            .into_iter()
-            .map(|(id, name)| Offer { id, name })
-            .collect(),
+            products: PRODUCTS
+                .iter()
+                .map(|(id, name)| Offer { id, name })
+                .collect(),
             services: [
                 ("signature", "Signature required"),
                 ("adult_signature", "Adult signature required"),
@@ -126,6 +132,32 @@ impl CarrierAdapter for Ups {
 
     fn tracks(&self) -> bool {
         true
+    }
+
+    fn rates(&self) -> bool {
+        true
+    }
+
+    fn checks_addresses(&self, country: &str) -> bool {
+        address::COUNTRIES.contains(&country)
+    }
+
+    fn check_address<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        address: &'a crate::model::address_check::AddressCheckIn,
+    ) -> BoxFuture<'a, Result<AddressVerdict>> {
+        Box::pin(check_address(env, carrier, address))
+    }
+
+    fn rate<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        shipment: &'a ShipmentRecord,
+    ) -> BoxFuture<'a, Result<Vec<RateOffer>>> {
+        Box::pin(rate(env, carrier, shipment))
     }
 
     fn track<'a>(
@@ -253,18 +285,7 @@ async fn book(
 ) -> Result<Booking> {
     let zpl = config_str(carrier, "labelFormat").as_deref() == Some("zpl");
     let account = setting(carrier, "accountNumber")?;
-    let sender_country = shipment
-        .body
-        .parties
-        .iter()
-        .find(|p| p.kind == "sender")
-        .map(|p| (p.country_code.clone(), p.postal_code.clone()))
-        .unwrap_or_default();
-    let today = timezone::local(
-        env.clock.now(),
-        timezone::zone_of(&sender_country.0, &sender_country.1),
-    )
-    .date();
+    let today = shipper_today(env, shipment);
     let body = request::shipment_request(shipment, carrier, &account, reference, today)?;
     let url = format!("{}/api/shipments/{VERSION}/ship", base(env, carrier));
     let trans_id = transaction_id()?;
@@ -282,6 +303,68 @@ async fn book(
         return Err(refusal(&answer, "the shipment"));
     }
     answer::booking(&answer.json(), shipment.body.parcels.len().max(1), zpl)
+}
+
+/// The shipper's date (UPS's pickup date for time in transit, the invoice date).
+fn shipper_today(env: &Env, shipment: &ShipmentRecord) -> jiff::civil::Date {
+    let (country, postcode) = shipment
+        .body
+        .parties
+        .iter()
+        .find(|p| p.kind == "sender")
+        .map(|p| (p.country_code.as_str(), p.postal_code.as_str()))
+        .unwrap_or_default();
+    timezone::local(env.clock.now(), timezone::zone_of(country, postcode)).date()
+}
+
+async fn rate(
+    env: &Env,
+    carrier: &CarrierRecord,
+    shipment: &ShipmentRecord,
+) -> Result<Vec<RateOffer>> {
+    let account = setting(carrier, "accountNumber")?;
+    let (body, option) = rating::rate_request(shipment, &account, shipper_today(env, shipment))?;
+    let url = format!("{}/api/rating/{VERSION}/{option}", base(env, carrier));
+    let trans_id = transaction_id()?;
+    let answer = call(env, carrier, |token| {
+        Ok(env
+            .http()?
+            .post(&url)
+            .bearer_auth(token)
+            .header("transId", &trans_id)
+            .header("transactionSrc", SOURCE)
+            .json(&body))
+    })
+    .await?;
+    if !answer.status.is_success() {
+        return Err(refusal(&answer, "to rate the shipment"));
+    }
+    Ok(rating::offers(&answer.json()))
+}
+
+async fn check_address(
+    env: &Env,
+    carrier: &CarrierRecord,
+    address: &crate::model::address_check::AddressCheckIn,
+) -> Result<AddressVerdict> {
+    let body = address::request(address);
+    let url = format!("{}/api/addressvalidation/v2/3", base(env, carrier));
+    let trans_id = transaction_id()?;
+    let answer = call(env, carrier, |token| {
+        Ok(env
+            .http()?
+            .post(&url)
+            .bearer_auth(token)
+            .header("transId", &trans_id)
+            .header("transactionSrc", SOURCE)
+            .query(&[("maximumcandidatelistsize", "5")])
+            .json(&body))
+    })
+    .await?;
+    if !answer.status.is_success() {
+        return Err(refusal(&answer, "to validate the address"));
+    }
+    Ok(address::verdict(&answer.json()))
 }
 
 fn refusal(answer: &Answer, what: &str) -> Error {

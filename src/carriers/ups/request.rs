@@ -22,7 +22,7 @@ use crate::{
 /// UPS's Print Return Label service.
 const PRINT_RETURN_LABEL: &str = "9";
 /// Customer supplied package.
-const OWN_PACKAGING: &str = "02";
+pub(super) const OWN_PACKAGING: &str = "02";
 
 /// The request booking `shipment`; `account` is the UPS account (shipper number), `reference`
 /// the booking attempt (echoed as the transaction reference), `today` the shipper's date.
@@ -137,7 +137,7 @@ pub(super) fn shipment_request(
 }
 
 /// A party as UPS writes one: name, attention, phone and e-mail when known, address lines.
-fn address_block(party: &Party, international: bool) -> Value {
+pub(super) fn address_block(party: &Party, international: bool) -> Value {
     let streets: Vec<&str> = [Some(party.address1.as_str()), party.address2.as_deref()]
         .into_iter()
         .flatten()
@@ -288,7 +288,7 @@ fn goods(shipment: &ShipmentRecord) -> String {
 }
 
 /// Kilograms as UPS writes them: at most 5 characters, one decimal.
-fn weight(kg: f64) -> String {
+pub(super) fn weight(kg: f64) -> String {
     let text = format!("{:.1}", (kg * 10.0).ceil() / 10.0);
     if text.len() > 5 {
         format!("{:.0}", kg.ceil())
@@ -298,7 +298,7 @@ fn weight(kg: f64) -> String {
 }
 
 /// Whole centimetres, rounded up, at most 3 digits.
-fn centimetres(cm: f64) -> String {
+pub(super) fn centimetres(cm: f64) -> String {
     (cm.ceil().clamp(1.0, 999.0) as i64).to_string()
 }
 

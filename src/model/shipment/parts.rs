@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::{
-    country,
+    country, postcode,
     shipment::{PARTY_TYPES, WEIGHT_UNITS},
     status::TrackingStatus,
     validate::Violations,
@@ -157,6 +157,11 @@ impl Party {
                 format!("{at}.countryCode"),
                 "must be an ISO 3166-1 alpha-2 code such as DK",
             );
+        } else if self.kind == "receiver"
+            && !self.postal_code.is_empty()
+            && let Err(message) = postcode::check(&self.country_code, &self.postal_code)
+        {
+            errors.add(format!("{at}.postalCode"), message);
         }
         if let Some(email) = self.email.as_deref().filter(|e| !e.is_empty()) {
             errors.email(&format!("{at}.email"), email);

@@ -31,6 +31,7 @@ mod edit;
 mod paperwork;
 mod parties;
 pub mod portal;
+pub mod rates;
 mod returns;
 mod split;
 mod status;
@@ -338,7 +339,7 @@ pub(crate) fn fill_defaults(new: &mut ShipmentIn, address: &SenderAddress) {
 }
 
 /// Applies the defaults of DESIGN §7: ids, sender party, status, term of trade.
-fn build(
+pub(crate) fn build(
     id: String,
     mut new: ShipmentIn,
     org_id: &str,

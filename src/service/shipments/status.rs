@@ -97,6 +97,8 @@ pub async fn apply_shipping_rule(
 ) -> Result<Shipment> {
     let grant = actor.authorize(org_id, &ops::APPLY_SHIPPING_RULE)?.on(id);
     let rule_id = input.get()?.shipping_rule_id;
+    // A rule that picks its carrier by rates asks them first (outside the write).
+    let selected = super::rates::select(ctx, org_id, id, &rule_id).await?;
     let (org_id, id, now) = (org_id.to_string(), id.to_string(), ctx.now());
     ctx.commit(grant, move |tx| {
         let before = require(tx, &org_id, &id)?;
@@ -114,6 +116,10 @@ pub async fn apply_shipping_rule(
         }
         let mut shipment = before.clone();
         shipment.body.carrier_settings = rule.carrier_settings();
+        if let Some((carrier_id, product_id)) = selected {
+            shipment.body.carrier_settings.carrier_id = carrier_id;
+            shipment.body.carrier_settings.product_id = product_id;
+        }
         shipment.shipping_rule_id = Some(rule.id.clone());
         shipment.updated_at = now;
         save(tx, &shipment, Change::Updated(&before), &[])?;

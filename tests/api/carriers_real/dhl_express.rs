@@ -53,7 +53,7 @@ fn authorized(seen: &Seen) -> bool {
         == Some(expected.as_str())
 }
 
-fn problem(status: u16, title: &str, detail: &str) -> Value {
+pub(super) fn problem(status: u16, title: &str, detail: &str) -> Value {
     json!({"instance": "/expressapi/shipments", "detail": detail, "title": title, "message": title, "status": status.to_string()})
 }
 
@@ -85,6 +85,9 @@ pub(super) fn dhl(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (Stat
             v.push("tracking needs a shipmentTrackingNumber or pieceTrackingNumber".into());
         }
         return (StatusCode::OK, tracking());
+    }
+    if (seen.method.as_str(), path) == ("POST", "/rates") {
+        return super::dhl_express_rates::rates(seen, scenario, v);
     }
     if (seen.method.as_str(), path) != ("POST", "/shipments") {
         v.push(format!("no such operation: {} {}", seen.method, seen.path));

@@ -1,13 +1,17 @@
 //! Real carriers (issue 15): each adapter books, labels, refuses and tracks against a replay of
 //! the carrier's API written from its published specification (`replay`).
 
+mod addresses;
 mod dhl_express;
+mod dhl_express_rates;
 mod dhl_parcel_de;
 mod dhl_parcel_de_tracking;
 pub(crate) mod exactly_once;
 mod postnord;
+mod rates;
 pub(crate) mod replay;
 mod ups;
+mod ups_rating;
 
 use std::time::{Duration, Instant};
 

@@ -19,7 +19,7 @@ use crate::fixtures::id_of;
 
 const CLIENT: &str = "shipbase-client";
 const SECRET: &str = "ups-S3cret!";
-const ACCOUNT: &str = "A1B2C3";
+pub(super) const ACCOUNT: &str = "A1B2C3";
 
 /// The validators of the schemas the replay checks against, made once.
 struct Specs {
@@ -34,7 +34,7 @@ struct Specs {
 }
 
 /// The schema `name` of a description's components, as a JSON Schema whose `$ref`s resolve.
-fn schema(file: &str, name: &str) -> jsonschema::Validator {
+pub(super) fn schema(file: &str, name: &str) -> jsonschema::Validator {
     let path = format!(
         "{}/tests/fixtures/carriers/ups/{file}",
         env!("CARGO_MANIFEST_DIR")
@@ -87,7 +87,12 @@ fn specs() -> &'static Specs {
 }
 
 /// What `validator` finds wrong with `value`, each named with `what` and where.
-fn check(validator: &jsonschema::Validator, value: &Value, what: &str, v: &mut Vec<String>) {
+pub(super) fn check(
+    validator: &jsonschema::Validator,
+    value: &Value,
+    what: &str,
+    v: &mut Vec<String>,
+) {
     for error in validator.iter_errors(value) {
         v.push(format!("{what}: {error} at {}", error.instance_path()));
     }
@@ -95,7 +100,7 @@ fn check(validator: &jsonschema::Validator, value: &Value, what: &str, v: &mut V
 
 /// An answer the replay plays, checked against its schema first (a replay that answered what
 /// UPS cannot would prove nothing).
-fn answer(
+pub(super) fn answer(
     status: StatusCode,
     validator: &jsonschema::Validator,
     body: Value,
@@ -207,6 +212,16 @@ pub(super) fn ups(seen: &Seen, scenario: Scenario, v: &mut Vec<String>) -> (Stat
             }
         }
         return answer(StatusCode::OK, &specs().track_answer, tracking(number), v);
+    }
+    if seen.method == "POST"
+        && let Some(option) = path.strip_prefix("/api/rating/v2409/")
+    {
+        return super::ups_rating::rating(seen, option, v);
+    }
+    if seen.method == "POST"
+        && let Some(option) = path.strip_prefix("/api/addressvalidation/v2/")
+    {
+        return super::ups_rating::address_validation(seen, option, v);
     }
     v.push(format!("no such operation: {} {}", seen.method, seen.path));
     (StatusCode::NOT_FOUND, Value::Null)
@@ -446,7 +461,7 @@ fn tracking(number: &str) -> Value {
     ]}]}]}})
 }
 
-fn config(format: &str) -> Value {
+pub(super) fn config(format: &str) -> Value {
     json!({"clientId": CLIENT, "clientSecret": SECRET, "accountNumber": ACCOUNT, "sandbox": "true", "labelFormat": format})
 }
 

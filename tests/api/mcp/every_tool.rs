@@ -12,7 +12,7 @@ use crate::{
     browser::connect,
     fixtures::{
         carrier_body, id_of, order_body, order_channel_body, order_shipment_body, parcel_body,
-        rule_body, sender_address_body, shipment_body,
+        receiver_party, rule_body, sender_address_body, shipment_body,
     },
     helpers::{TestApp, TestOrg},
 };
@@ -157,6 +157,17 @@ async fn every_tool(w: &mut Walk<'_>, org: &TestOrg, n: usize) {
         "quote_shipping_rates",
         json!({"destination": {"country": "DK"},
                "items": [{"name": "Mug", "quantity": 1, "grams": 500, "price": 4900}]}),
+    )
+    .await;
+    w.call(
+        "validate_address",
+        json!({"address1": "Main Street 1", "postalCode": "8000", "city": "Aarhus", "countryCode": "DK"}),
+    )
+    .await;
+    w.call(
+        "compare_carrier_rates",
+        json!({"senderAddressId": address_id, "parties": [receiver_party()],
+               "parcels": [parcel_body(1.0, &[("A", 1)])]}),
     )
     .await;
 

@@ -261,8 +261,20 @@ async fn decomposed_text_prints_with_its_accents() {
 async fn labels_in_polish_greek_and_cyrillic_extract_back_exactly() {
     let shop = Shop::new().await;
     let receivers = [
-        ("Łukasz Żółć", "ul. Świętokrzyska 12", "Warszawa", "PL", "00-916"),
-        ("Γιώργος Παπαδόπουλος", "Οδός Ερμού 25", "Αθήνα", "GR", "105 63"),
+        (
+            "Łukasz Żółć",
+            "ul. Świętokrzyska 12",
+            "Warszawa",
+            "PL",
+            "00-916",
+        ),
+        (
+            "Γιώργος Παπαδόπουλος",
+            "Οδός Ερμού 25",
+            "Αθήνα",
+            "GR",
+            "105 63",
+        ),
         ("Иван Петров", "ул. Витоша 15", "София", "BG", "1000"),
     ];
     let dir = tempfile::tempdir().unwrap();

@@ -582,6 +582,21 @@ async function main() {
     assert.equal(rated.carrierSettings.carrierId, carrierId);
     ok('a shipment made from a rate the rules give, in two parcels');
 
+    // The carriers' own prices: the sandbox carriers have no rating API, and the form says so
+    // (a bad postcode first is shown at its input).
+    await page.goto(`${BASE_URL}${app('shipments/new')}`);
+    await page.getByLabel('Reference').fill('PRICES-1');
+    await fillReceiver(page, 'Karen Blixen');
+    await page.getByLabel('Postal code').fill('16200');
+    await page.getByRole('button', { name: 'Ask the carriers' }).click();
+    await seeText(page, /not a postcode of Denmark; expected 4 digits/);
+    await page.getByLabel('Postal code').fill('1620');
+    await page.getByRole('button', { name: 'Ask the carriers' }).click();
+    await seeText(page, /No carrier gave a price for this shipment\./);
+    await seeText(page, /Sandbox parcels: Sandbox parcels \(sandbox\) has no rating API/);
+    await look(page, 'shipment-new-carrier-prices');
+    ok('the carriers asked for prices from the new shipment form, and why none answered');
+
     // Search: by receiver, by tracking number; the carrier filter.
     const freight = await api('POST', '/carriers', { name: 'Nordic freight', carrierSlug: 'sandbox', config: {}, senderAddressId: senderId });
     await api('POST', '/shipments', {

@@ -25,6 +25,7 @@ use crate::{
 };
 
 mod branding;
+mod carrier_prices;
 mod form_inputs;
 mod notifications;
 mod orders;

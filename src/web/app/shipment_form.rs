@@ -33,6 +33,8 @@ pub(super) struct NewParts {
     pub lines: usize,
     pub services: BTreeSet<String>,
     pub rates: Option<Vec<Value>>,
+    /// The carriers' offers and refusals, once asked.
+    pub carrier_rates: Option<Value>,
 }
 
 impl NewParts {
@@ -48,6 +50,7 @@ impl NewParts {
                 .map(|(_, v)| v.clone())
                 .collect(),
             rates: None,
+            carrier_rates: None,
         }
     }
 }
@@ -156,6 +159,8 @@ pub(super) async fn form(
             line_inputs => to_value(lines), services => to_value(services),
             services_on => to_value(&parts.services), rates => to_value(&parts.rates),
             may_quote => desk.may(&ops::QUOTE_SHIPPING_RATES),
+            carrier_rates => to_value(&parts.carrier_rates),
+            may_rate => desk.may(&ops::COMPARE_CARRIER_RATES),
         },
     )
 }
@@ -211,6 +216,10 @@ pub async fn submit(
     let mut values = form_values(&fields);
     values.remove("services");
     values.remove("action");
+    // A carrier's offer chosen: its carrier and product are the shipment's.
+    if let Some(offer) = values.get("offer").filter(|o| !o.is_empty()).cloned() {
+        values.insert("product".into(), offer);
+    }
     let mut parts = NewParts::posted(&fields, &values);
     let (body, packed) = new_body(&values, &parts);
     let at_input = |f: &str| {
@@ -240,6 +249,23 @@ pub async fn submit(
                         String::new(),
                         format!("No rates: {}", quote_problem(err)),
                     )]);
+                    form(&mut desk, req, ctx, &values, &errors, None, &parts).await
+                }
+            };
+        }
+        "carrier_rates" => {
+            return match super::carrier_prices::ask(ctx, &desk, body).await {
+                Ok(offers) => {
+                    parts.carrier_rates = Some(offers);
+                    form(&mut desk, req, ctx, &values, &none, None, &parts).await
+                }
+                Err(Error::Validation(problems)) => {
+                    let errors = problems_at(problems, at_input);
+                    form(&mut desk, req, ctx, &values, &errors, None, &parts).await
+                }
+                Err(err) if is_refusal(&err) => desk.refused(req, err),
+                Err(err) => {
+                    let errors = BTreeMap::from([(String::new(), format!("No prices: {err}"))]);
                     form(&mut desk, req, ctx, &values, &errors, None, &parts).await
                 }
             };

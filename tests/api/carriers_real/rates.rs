@@ -300,3 +300,65 @@ async fn a_rule_with_a_carrier_selection_takes_the_cheapest_or_fastest_offer() {
         "{problem}"
     );
 }
+
+#[tokio::test]
+async fn the_new_shipment_form_asks_the_carriers_and_a_chosen_offer_is_the_shipments_product() {
+    use crate::workbench::{
+        app_path, assert_html_page, borrowed, csrf, new_shipment_fields, owner, set, shipment_in,
+    };
+    let (ups_replay, _dhl_replay, shop, ups_carrier, _) = start(2500).await;
+    let mut browser = owner(&shop.shop).await;
+    let path = app_path(&shop.shop.org, "shipments/new");
+    let page = browser.get(&path).await;
+    assert!(page.text().contains("Ask the carriers"), "{}", page.text());
+    let token = csrf(&page);
+    let mut fields = new_shipment_fields(&shop.shop, &token, "WB-RATES");
+    set(&mut fields, "receiver.countryCode", "SE");
+    set(&mut fields, "receiver.postalCode", "111 22");
+    set(&mut fields, "receiver.city", "Stockholm");
+    fields.push(("action".into(), "carrier_rates".into()));
+    let page = browser.post(&path, &borrowed(&fields)).await;
+    assert_html_page(&page, "the carriers' prices");
+    let text = page.text();
+    assert!(text.contains("ups, UPS Standard: 15.10 EUR"), "{text}");
+    assert!(
+        text.contains("dhl_express, EXPRESS WORLDWIDE: 61.40 EUR"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Sandbox Carrier: Sandbox Carrier (sandbox) has no rating API"),
+        "{text}"
+    );
+    let offer = format!("{}|11", id_of(&ups_carrier));
+    assert!(
+        page.html.contains(&format!("value=\"{offer}\"")),
+        "{}",
+        page.html
+    );
+    ups_replay.assert_clean();
+
+    // A bad postcode is shown at its input, as on create.
+    let mut wrong = fields.clone();
+    set(&mut wrong, "receiver.postalCode", "1112");
+    let page = browser.post(&path, &borrowed(&wrong)).await;
+    assert!(
+        page.text().contains("not a postcode of Sweden"),
+        "{}",
+        page.text()
+    );
+
+    // Choosing the offer makes it the shipment's carrier and product.
+    fields.retain(|(k, _)| k != "action");
+    fields.push(("offer".into(), offer));
+    let page = browser.post(&path, &borrowed(&fields)).await;
+    assert_eq!(page.status, 303, "{}", page.text());
+    let made = shop
+        .shop
+        .get(&shipment_in(&page.location(), &shop.shop.org))
+        .await;
+    assert_eq!(
+        made["carrierSettings"]["carrierId"],
+        json!(id_of(&ups_carrier))
+    );
+    assert_eq!(made["carrierSettings"]["productId"], "11");
+}

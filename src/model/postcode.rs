@@ -1,8 +1,8 @@
 //! Postcode formats (DESIGN §22): every country whose postcodes have a fixed format, from
-//! Google's libaddressinput country data (`data/postcodes/formats.json`, extracted by
-//! `data/postcodes/extract.py`; Apache 2.0), embedded in the binary. A receiver's postcode is
-//! checked with letter case, the country's written prefix (`SE-`) and one space ignored, and a
-//! refusal says what the country's postcodes look like.
+//! Google's libaddressinput country data (`third_party/libaddressinput/formats.json`, extracted
+//! by its `extract.py`; Apache 2.0), embedded in the binary. A receiver's postcode is checked
+//! with letter case, the country's written prefix (`SE-`) and one space ignored, and a refusal
+//! says what the country's postcodes look like.
 
 use std::{
     collections::BTreeMap,
@@ -26,7 +26,10 @@ struct Format {
 
 static FORMATS: LazyLock<BTreeMap<String, Format>> = LazyLock::new(|| {
     // Embedded and checked by the tests below; unreadable, it would check nothing.
-    serde_json::from_str(include_str!("../../data/postcodes/formats.json")).unwrap_or_default()
+    serde_json::from_str(include_str!(
+        "../../third_party/libaddressinput/formats.json"
+    ))
+    .unwrap_or_default()
 });
 
 impl Format {

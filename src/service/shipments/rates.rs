@@ -12,13 +12,15 @@ use crate::{
         ids,
         rate::{Rate, RateError, RatesIn, RatesOut},
         shipment::{CarrierSettings, ShipmentIn, ShipmentRecord},
+        status::ShipmentStatus,
         validate::Violations,
     },
     service::{
         Actor, Ctx, Input,
+        access::grant::Grant,
         carriers::reveal,
         operations as ops, sender_addresses,
-        shipments::{build, parties, require},
+        shipments::{Change, build, parties, require, save},
     },
     store::{self, Reader},
 };
@@ -179,6 +181,51 @@ pub(crate) async fn select(
         .into_iter()
         .next()
         .map(|best| (best.carrier_id, best.product_id)))
+}
+
+/// Before booking: a shipment whose rule picks its carrier by rates takes the pick of now
+/// (prices change between applying the rule and booking); unchanged when no carrier answers or
+/// the pick is what it has. The change is written (and audited) as part of the booking.
+pub(crate) async fn reselect(
+    ctx: &Ctx,
+    grant: &Grant,
+    org_id: &str,
+    shipment_id: &str,
+) -> Result<()> {
+    // Not while an earlier attempt is open: its outcome may be a booking with the carrier the
+    // shipment names now, which must stay named.
+    let unsettled = |db: &Reader| -> Result<bool> {
+        Ok(store::booking_attempts::open_for(db, org_id, shipment_id)?.is_some())
+    };
+    let rule_id = ctx.db.point(|db| {
+        let shipment = require(db, org_id, shipment_id)?;
+        if shipment.status != ShipmentStatus::Pending || unsettled(db)? {
+            return Ok(None);
+        }
+        Ok(shipment.shipping_rule_id)
+    })?;
+    let Some(rule_id) = rule_id else {
+        return Ok(());
+    };
+    let Some((carrier_id, product_id)) = select(ctx, org_id, shipment_id, &rule_id).await? else {
+        return Ok(());
+    };
+    let (org_id, id, now) = (org_id.to_string(), shipment_id.to_string(), ctx.now());
+    ctx.write(grant.clone(), move |tx| {
+        let before = require(tx, &org_id, &id)?;
+        let settings = &before.body.carrier_settings;
+        let same = settings.carrier_id == carrier_id && settings.product_id == product_id;
+        let open = store::booking_attempts::open_for(tx, &org_id, &id)?.is_some();
+        if same || open || before.status != ShipmentStatus::Pending {
+            return Ok(());
+        }
+        let mut shipment = before.clone();
+        shipment.body.carrier_settings.carrier_id = carrier_id;
+        shipment.body.carrier_settings.product_id = product_id;
+        shipment.updated_at = now;
+        save(tx, &shipment, Change::Updated(&before), &[])
+    })
+    .await
 }
 
 /// One carrier's offers, or why it has none.

@@ -279,6 +279,18 @@ async fn a_rule_with_a_carrier_selection_takes_the_cheapest_or_fastest_offer() {
     let applied = apply(&cheapest).await.expect(200);
     assert_eq!(settings(&applied), (dhl_carrier["id"].clone(), json!("P")));
 
+    // Booking picks again: applied while UPS was cheapest, booked while UPS is down, the
+    // shipment goes with DHL Express.
+    dhl_replay.set(Scenario::Ok);
+    ups_replay.set(Scenario::Ok);
+    let applied = apply(&cheapest).await.expect(200);
+    assert_eq!(settings(&applied), (ups_carrier["id"].clone(), json!("11")));
+    ups_replay.set(Scenario::Down);
+    let booked = shop.shop.app.book_shipment(&shop.shop.org, &id).await;
+    assert_eq!(settings(&booked), (dhl_carrier["id"].clone(), json!("P")));
+    assert_eq!(booked["status"], "processing");
+    dhl_replay.assert_clean();
+
     // The selection is checked like the rest of the rule.
     let mut wrong = rule("priciest");
     wrong["selectionCarrierIds"] = json!(["car_01ARZ3NDEKTSV4RRFFQ69G5FAV"]);

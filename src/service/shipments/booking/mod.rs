@@ -71,6 +71,8 @@ pub(crate) async fn book_granted(
         None => None,
     };
     let book_again = request.after_unknown_outcome == Some(AfterUnknownOutcome::BookAgain);
+    // A rule that picks its carrier by rates picks again, before the attempt is recorded.
+    super::rates::reselect(ctx, &grant, org_id, id).await?;
     let (org, sid) = (org_id.to_string(), id.to_string());
     let (shipment, carrier, extra) = ctx.db.point(|db| {
         let shipment = require(db, &org, &sid)?;

@@ -114,6 +114,21 @@ fn wrap(text: &str, max: usize) -> Vec<String> {
 }
 
 /// Kilograms to the gram, as carriers take weights.
+/// The shipment's sender and receiver; `missing` is the error's words when either is not there.
+pub(super) fn sender_and_receiver<'a>(
+    shipment: &'a crate::model::shipment::ShipmentRecord,
+    missing: &str,
+) -> Result<(
+    &'a crate::model::shipment::Party,
+    &'a crate::model::shipment::Party,
+)> {
+    let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
+    match (party("sender"), party("receiver")) {
+        (Some(sender), Some(receiver)) => Ok((sender, receiver)),
+        _ => Err(Error::InvalidState(missing.into())),
+    }
+}
+
 pub(super) fn round3(kg: f64) -> f64 {
     (kg * 1000.0).round() / 1000.0
 }

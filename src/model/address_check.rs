@@ -1,4 +1,4 @@
-//! Address checks (DESIGN §22): an address's postcode against its country's format, and, with
+//! Address checks: an address's postcode against its country's format, and, with
 //! a carrier that validates addresses (UPS, in the United States and Puerto Rico), the
 //! carrier's verdict and its candidates.
 

@@ -1,4 +1,4 @@
-//! Postcode formats (DESIGN §22): every country whose postcodes have a fixed format, from
+//! Postcode formats: every country whose postcodes have a fixed format, from
 //! Google's libaddressinput country data (`third_party/libaddressinput/formats.json`, extracted
 //! by its `extract.py`; Apache 2.0), embedded in the binary. A receiver's postcode is checked
 //! with letter case, the country's written prefix (`SE-`) and one space ignored, and a refusal

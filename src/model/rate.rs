@@ -1,4 +1,4 @@
-//! Carrier rates (DESIGN §22): what the organization's carriers would charge to carry a
+//! Carrier rates: what the organization's carriers would charge to carry a
 //! shipment, asked from their rating APIs in parallel.
 
 use poem_openapi::Object;

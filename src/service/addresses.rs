@@ -1,4 +1,4 @@
-//! Address checks (DESIGN §22): the postcode against its country's format, and the verdict of a
+//! Address checks: the postcode against its country's format, and the verdict of a
 //! carrier that validates addresses in the country (UPS in the United States and Puerto Rico).
 
 use crate::{

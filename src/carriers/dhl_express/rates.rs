@@ -8,7 +8,7 @@ use super::{request::planned, setting};
 use crate::{
     carriers::{
         RateOffer,
-        wire::{cut, round3},
+        wire::{self, cut, round3},
     },
     error::{Error, Result},
     model::{
@@ -25,12 +25,8 @@ pub(super) fn rate_request(
     carrier: &CarrierRecord,
     now: ::time::OffsetDateTime,
 ) -> Result<Value> {
-    let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
-    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
-        return Err(Error::InvalidState(
-            "DHL Express rates need a sender and a receiver".into(),
-        ));
-    };
+    let (sender, receiver) =
+        wire::sender_and_receiver(shipment, "DHL Express rates need a sender and a receiver")?;
     let local = timezone::local(
         now,
         timezone::zone_of(&sender.country_code, &sender.postal_code),

@@ -6,7 +6,7 @@ use super::setting;
 use crate::{
     carriers::{
         config_str,
-        wire::{cut, name_and_streets, round3},
+        wire::{self, cut, name_and_streets, round3},
     },
     error::{Error, Result},
     model::{
@@ -28,12 +28,10 @@ pub(super) fn shipment_request(
     carrier: &CarrierRecord,
     now: ::time::OffsetDateTime,
 ) -> Result<Value> {
-    let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
-    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
-        return Err(Error::InvalidState(
-            "a DHL Express booking needs a sender and a receiver".into(),
-        ));
-    };
+    let (sender, receiver) = wire::sender_and_receiver(
+        shipment,
+        "a DHL Express booking needs a sender and a receiver",
+    )?;
     let declarable = country::crosses_customs_border(&sender.country_code, &receiver.country_code);
     // Times as the origin's clock shows them (MyDHL: "the shipper's local time").
     let local = timezone::local(

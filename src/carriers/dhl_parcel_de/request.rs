@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::{
-    carriers::wire::{cut, declared, one_currency, round3},
+    carriers::wire::{self, cut, declared, one_currency, round3},
     error::{Error, Result},
     model::{
         country,
@@ -37,12 +37,10 @@ pub(super) fn alpha3(code: &str) -> Result<&'static str> {
 
 /// What the parcels of `shipment` are booked as: one DHL shipment per parcel.
 pub(super) fn order(shipment: &ShipmentRecord, billing: &str, today: &str) -> Result<Value> {
-    let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
-    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
-        return Err(Error::InvalidState(
-            "a DHL Parcel Germany booking needs a sender and a receiver".into(),
-        ));
-    };
+    let (sender, receiver) = wire::sender_and_receiver(
+        shipment,
+        "a DHL Parcel Germany booking needs a sender and a receiver",
+    )?;
     let declarable = country::crosses_customs_border(&sender.country_code, &receiver.country_code);
     let product = shipment.body.carrier_settings.product_id.as_str();
     let services = services(&shipment.body.carrier_settings.services, declarable);

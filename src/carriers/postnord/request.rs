@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 use crate::{
     carriers::{
         config_str,
-        wire::{cut, name_and_streets, round3},
+        wire::{self, cut, name_and_streets, round3},
     },
-    error::{Error, Result},
+    error::Result,
     model::{
         carrier::CarrierRecord,
         shipment::{Party, ShipmentRecord},
@@ -23,12 +23,8 @@ pub(super) fn instruction(
     reference: &str,
     now: ::time::OffsetDateTime,
 ) -> Result<Value> {
-    let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
-    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
-        return Err(Error::InvalidState(
-            "a PostNord booking needs a sender and a receiver".into(),
-        ));
-    };
+    let (sender, receiver) =
+        wire::sender_and_receiver(shipment, "a PostNord booking needs a sender and a receiver")?;
     let weights: Vec<f64> = shipment
         .body
         .parcels

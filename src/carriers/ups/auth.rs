@@ -5,7 +5,7 @@
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use ring::rand::{SecureRandom, SystemRandom};
 
-use super::{NAME, answer, base, setting};
+use super::{NAME, SOURCE, answer, base, setting};
 use crate::{
     carriers::{
         Env,
@@ -16,7 +16,7 @@ use crate::{
 };
 
 /// A fresh 32-character id for UPS's `transId` header.
-pub(super) fn transaction_id() -> Result<String> {
+fn transaction_id() -> Result<String> {
     let mut bytes = [0u8; 24];
     SystemRandom::new()
         .fill(&mut bytes)
@@ -85,13 +85,26 @@ async fn token(env: &Env, carrier: &CarrierRecord) -> Result<String> {
     Ok(token)
 }
 
-/// Sends a request to UPS's API with the access token; once more with a new token when UPS
-/// answers 401 to a kept one (revoked early). `build` makes the request from the bearer token.
+/// Sends `method url` to UPS's API with the access token, a fresh `transId` and the source;
+/// `finish` adds the query and body. Sent once more with a new token when UPS answers 401 to a
+/// kept one (revoked early).
 pub(super) async fn call(
     env: &Env,
     carrier: &CarrierRecord,
-    build: impl Fn(&str) -> Result<reqwest::RequestBuilder>,
+    method: reqwest::Method,
+    url: &str,
+    finish: impl Fn(reqwest::RequestBuilder) -> reqwest::RequestBuilder,
 ) -> Result<Answer> {
+    let trans_id = transaction_id()?;
+    let build = |token: &str| -> Result<reqwest::RequestBuilder> {
+        Ok(finish(
+            env.http()?
+                .request(method.clone(), url)
+                .bearer_auth(token)
+                .header("transId", &trans_id)
+                .header("transactionSrc", SOURCE),
+        ))
+    };
     let kept = env.tokens.get(&token_key(env, carrier)?).is_some();
     let answer = http::send(NAME, build(&token(env, carrier).await?)?).await?;
     if answer.status.as_u16() == 401 && kept {

@@ -10,7 +10,7 @@ mod auth;
 mod rating;
 mod request;
 
-use auth::{call, transaction_id};
+use auth::call;
 
 use super::{
     AddressVerdict, Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer,
@@ -202,15 +202,8 @@ async fn book(
     let today = shipper_today(env, shipment);
     let body = request::shipment_request(shipment, carrier, &account, reference, today)?;
     let url = format!("{}/api/shipments/{VERSION}/ship", base(env, carrier));
-    let trans_id = transaction_id()?;
-    let answer = call(env, carrier, |token| {
-        Ok(env
-            .http()?
-            .post(&url)
-            .bearer_auth(token)
-            .header("transId", &trans_id)
-            .header("transactionSrc", SOURCE)
-            .json(&body))
+    let answer = call(env, carrier, reqwest::Method::POST, &url, |request| {
+        request.json(&body)
     })
     .await?;
     if !answer.status.is_success() {
@@ -239,15 +232,8 @@ async fn rate(
     let account = setting(carrier, "accountNumber")?;
     let (body, option) = rating::rate_request(shipment, &account, shipper_today(env, shipment))?;
     let url = format!("{}/api/rating/{VERSION}/{option}", base(env, carrier));
-    let trans_id = transaction_id()?;
-    let answer = call(env, carrier, |token| {
-        Ok(env
-            .http()?
-            .post(&url)
-            .bearer_auth(token)
-            .header("transId", &trans_id)
-            .header("transactionSrc", SOURCE)
-            .json(&body))
+    let answer = call(env, carrier, reqwest::Method::POST, &url, |request| {
+        request.json(&body)
     })
     .await?;
     if !answer.status.is_success() {
@@ -263,16 +249,10 @@ async fn check_address(
 ) -> Result<AddressVerdict> {
     let body = address::request(address);
     let url = format!("{}/api/addressvalidation/v2/3", base(env, carrier));
-    let trans_id = transaction_id()?;
-    let answer = call(env, carrier, |token| {
-        Ok(env
-            .http()?
-            .post(&url)
-            .bearer_auth(token)
-            .header("transId", &trans_id)
-            .header("transactionSrc", SOURCE)
+    let answer = call(env, carrier, reqwest::Method::POST, &url, |request| {
+        request
             .query(&[("maximumcandidatelistsize", "5")])
-            .json(&body))
+            .json(&body)
     })
     .await?;
     if !answer.status.is_success() {
@@ -311,14 +291,8 @@ async fn void(env: &Env, carrier: &CarrierRecord, shipment: &ShipmentRecord) -> 
         "{}/api/shipments/{VERSION}/void/cancel/{number}",
         base(env, carrier)
     );
-    let trans_id = transaction_id()?;
-    let answer = call(env, carrier, |token| {
-        Ok(env
-            .http()?
-            .delete(&url)
-            .bearer_auth(token)
-            .header("transId", &trans_id)
-            .header("transactionSrc", SOURCE))
+    let answer = call(env, carrier, reqwest::Method::DELETE, &url, |request| {
+        request
     })
     .await?;
     if !answer.status.is_success() {
@@ -334,20 +308,13 @@ async fn void(env: &Env, carrier: &CarrierRecord, shipment: &ShipmentRecord) -> 
 
 async fn track(env: &Env, carrier: &CarrierRecord, number: &str) -> Result<Vec<CarrierEvent>> {
     let url = format!("{}/api/track/v1/details/{number}", base(env, carrier));
-    let trans_id = transaction_id()?;
-    let answer = call(env, carrier, |token| {
-        Ok(env
-            .http()?
-            .get(&url)
-            .bearer_auth(token)
-            .header("transId", &trans_id)
-            .header("transactionSrc", SOURCE)
-            .query(&[
-                ("locale", "en_US"),
-                ("returnSignature", "false"),
-                ("returnMilestones", "false"),
-                ("returnPOD", "false"),
-            ]))
+    let answer = call(env, carrier, reqwest::Method::GET, &url, |request| {
+        request.query(&[
+            ("locale", "en_US"),
+            ("returnSignature", "false"),
+            ("returnMilestones", "false"),
+            ("returnPOD", "false"),
+        ])
     })
     .await?;
     if answer.status.as_u16() == 404 {

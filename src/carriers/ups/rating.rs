@@ -11,7 +11,7 @@ use super::{
     request::{OWN_PACKAGING, address_block, centimetres, weight},
 };
 use crate::{
-    carriers::RateOffer,
+    carriers::{RateOffer, wire},
     error::{Error, Result},
     model::shipment::ShipmentRecord,
 };
@@ -22,12 +22,8 @@ pub(super) fn rate_request(
     account: &str,
     today: jiff::civil::Date,
 ) -> Result<(Value, &'static str)> {
-    let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
-    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
-        return Err(Error::InvalidState(
-            "UPS rates need a sender and a receiver".into(),
-        ));
-    };
+    let (sender, receiver) =
+        wire::sender_and_receiver(shipment, "UPS rates need a sender and a receiver")?;
     let international = sender.country_code != receiver.country_code;
     let kilograms = json!({"Code": "KGS", "Description": "Kilograms"});
     let mut total_kg = 0.0;

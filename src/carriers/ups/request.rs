@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::{
     carriers::{
         config_str,
-        wire::{cut, declared, name_and_streets, one_currency},
+        wire::{self, cut, declared, name_and_streets, one_currency},
     },
     error::{Error, Result},
     model::{
@@ -33,12 +33,8 @@ pub(super) fn shipment_request(
     reference: &str,
     today: jiff::civil::Date,
 ) -> Result<Value> {
-    let party = |kind: &str| shipment.body.parties.iter().find(|p| p.kind == kind);
-    let (Some(sender), Some(receiver)) = (party("sender"), party("receiver")) else {
-        return Err(Error::InvalidState(
-            "a UPS booking needs a sender and a receiver".into(),
-        ));
-    };
+    let (sender, receiver) =
+        wire::sender_and_receiver(shipment, "a UPS booking needs a sender and a receiver")?;
     let is_return = shipment.kind == "inbound";
     let international = sender.country_code != receiver.country_code;
     let declarable = country::crosses_customs_border(&sender.country_code, &receiver.country_code);

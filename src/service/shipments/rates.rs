@@ -1,4 +1,4 @@
-//! Carrier rates (DESIGN §22): every carrier of the organization that prices through an API is
+//! Carrier rates: every carrier of the organization that prices through an API is
 //! asked what it charges for a shipment, all at once, each within `carriers.rates_timeout_ms`;
 //! the answer is their offers cheapest first, and per carrier that gave none, why.
 
@@ -199,10 +199,14 @@ pub(crate) async fn reselect(
     };
     let rule_id = ctx.db.point(|db| {
         let shipment = require(db, org_id, shipment_id)?;
+        let Some(rule_id) = shipment.shipping_rule_id else {
+            // Most bookings: one point read, nothing more.
+            return Ok(None);
+        };
         if shipment.status != ShipmentStatus::Pending || unsettled(db)? {
             return Ok(None);
         }
-        Ok(shipment.shipping_rule_id)
+        Ok(Some(rule_id))
     })?;
     let Some(rule_id) = rule_id else {
         return Ok(());

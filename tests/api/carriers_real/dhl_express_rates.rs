@@ -6,48 +6,29 @@
 
 use std::sync::OnceLock;
 
+use jsonschema::Draft::Draft4;
 use poem::http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{
     dhl_express::problem,
-    replay::{Scenario, Seen},
+    replay::{Scenario, Seen, check, schema},
 };
+
+/// DHL's description (OpenAPI 3.0: JSON Schema draft 4).
+const MYDHL: &str = "dhl_express/dpdhl-express-api-2.12.0_swagger_0.yaml";
 
 struct Specs {
     request: jsonschema::Validator,
     answer: jsonschema::Validator,
 }
 
-fn schema(name: &str) -> jsonschema::Validator {
-    let path = format!(
-        "{}/tests/fixtures/carriers/dhl_express/dpdhl-express-api-2.12.0_swagger_0.yaml",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let doc: Value = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let root = json!({
-        "allOf": [{"$ref": format!("#/components/schemas/{name}")}],
-        "components": doc["components"],
-    });
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft4)
-        .build(&root)
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
 fn specs() -> &'static Specs {
     static SPECS: OnceLock<Specs> = OnceLock::new();
     SPECS.get_or_init(|| Specs {
-        request: schema("supermodelIoLogisticsExpressRateRequest"),
-        answer: schema("supermodelIoLogisticsExpressRates"),
+        request: schema(MYDHL, "supermodelIoLogisticsExpressRateRequest", Draft4),
+        answer: schema(MYDHL, "supermodelIoLogisticsExpressRates", Draft4),
     })
-}
-
-fn check(validator: &jsonschema::Validator, value: &Value, what: &str, v: &mut Vec<String>) {
-    for error in validator.iter_errors(value) {
-        v.push(format!("{what}: {error} at {}", error.instance_path()));
-    }
 }
 
 /// `POST /rates`.

@@ -7,11 +7,12 @@
 use std::sync::OnceLock;
 
 use base64::{Engine, engine::general_purpose::STANDARD};
+use jsonschema::Draft::Draft4;
 use poem::http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{
-    replay::{Replay, Scenario, Seen, pdf, zpl},
+    replay::{Replay, Scenario, Seen, check, pdf, schema, zpl},
     setup,
 };
 use crate::fixtures::id_of;
@@ -31,44 +32,19 @@ struct Specs {
     return_answer: jsonschema::Validator,
 }
 
-/// The schema `name` of DHL's description `file`. DHL's descriptions are OpenAPI 3.0, whose
-/// schemas are JSON Schema draft 4 (`exclusiveMaximum: false` and all).
-fn schema(file: &str, name: &str) -> jsonschema::Validator {
-    let path = format!(
-        "{}/tests/fixtures/carriers/dhl_parcel_de/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let doc: Value = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let root = json!({
-        "allOf": [{"$ref": format!("#/components/schemas/{name}")}],
-        "components": doc["components"],
-    });
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft4)
-        .build(&root)
-        .unwrap_or_else(|e| panic!("{file} {name}: {e}"))
-}
-
 fn specs() -> &'static Specs {
     static SPECS: OnceLock<Specs> = OnceLock::new();
     SPECS.get_or_init(|| {
-        let shipping = "parcel-de-shipping-v2_2.yaml";
-        let returns = "pp-parcel-returns.yaml";
+        let shipping = "dhl_parcel_de/parcel-de-shipping-v2_2.yaml";
+        let returns = "dhl_parcel_de/pp-parcel-returns.yaml";
         Specs {
-            order: schema(shipping, "ShipmentOrderRequest"),
-            labels: schema(shipping, "LabelDataResponse"),
-            status: schema(shipping, "RequestStatus"),
-            return_order: schema(returns, "ReturnOrder"),
-            return_answer: schema(returns, "ReturnOrderConfirmation"),
+            order: schema(shipping, "ShipmentOrderRequest", Draft4),
+            labels: schema(shipping, "LabelDataResponse", Draft4),
+            status: schema(shipping, "RequestStatus", Draft4),
+            return_order: schema(returns, "ReturnOrder", Draft4),
+            return_answer: schema(returns, "ReturnOrderConfirmation", Draft4),
         }
     })
-}
-
-fn check(validator: &jsonschema::Validator, value: &Value, what: &str, v: &mut Vec<String>) {
-    for error in validator.iter_errors(value) {
-        v.push(format!("{what}: {error} at {}", error.instance_path()));
-    }
 }
 
 fn answer(

@@ -276,3 +276,30 @@ pub fn zpl(number: &str) -> Vec<u8> {
     format!("^XA^CI28^FO50,50^A0N,40,40^FDReplay label^FS^FO50,120^BCN,120,Y,N,N^FD{number}^FS^XZ")
         .into_bytes()
 }
+
+/// The schema `name` of a carrier's OpenAPI description `file` (under
+/// tests/fixtures/carriers), as a JSON Schema whose `$ref`s resolve; `draft` is the description's
+/// dialect (OpenAPI 3.0's schemas are draft 4, 3.1's are 2020-12).
+pub fn schema(file: &str, name: &str, draft: jsonschema::Draft) -> jsonschema::Validator {
+    let path = format!(
+        "{}/tests/fixtures/carriers/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let doc: Value = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let root = serde_json::json!({
+        "allOf": [{"$ref": format!("#/components/schemas/{name}")}],
+        "components": doc["components"],
+    });
+    jsonschema::options()
+        .with_draft(draft)
+        .build(&root)
+        .unwrap_or_else(|e| panic!("{file} {name}: {e}"))
+}
+
+/// What `validator` finds wrong with `value`, each named with `what` and where.
+pub fn check(validator: &jsonschema::Validator, value: &Value, what: &str, v: &mut Vec<String>) {
+    for error in validator.iter_errors(value) {
+        v.push(format!("{what}: {error} at {}", error.instance_path()));
+    }
+}

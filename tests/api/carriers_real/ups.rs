@@ -12,7 +12,7 @@ use poem::http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{
-    replay::{Replay, Scenario, Seen, zpl},
+    replay::{self, Replay, Scenario, Seen, check, zpl},
     setup, wait_for_tracking,
 };
 use crate::fixtures::id_of;
@@ -33,22 +33,10 @@ struct Specs {
     error: jsonschema::Validator,
 }
 
-/// The schema `name` of a description's components, as a JSON Schema whose `$ref`s resolve.
+/// The schema `name` of UPS's description `file` (OpenAPI 3.0.3, read as JSON Schema 2020-12:
+/// UPS's schemas use nothing of draft 4 that 2020-12 reads differently).
 pub(super) fn schema(file: &str, name: &str) -> jsonschema::Validator {
-    let path = format!(
-        "{}/tests/fixtures/carriers/ups/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let doc: Value = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let root = json!({
-        "$ref": format!("#/components/schemas/{name}"),
-        "components": doc["components"],
-    });
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .build(&root)
-        .unwrap_or_else(|e| panic!("{file} {name}: {e}"))
+    replay::schema(&format!("ups/{file}"), name, jsonschema::Draft::Draft202012)
 }
 
 /// A schema written inline in the description (the token request's form).
@@ -84,18 +72,6 @@ fn specs() -> &'static Specs {
             error: schema("Shipping.yaml", "ErrorResponse"),
         }
     })
-}
-
-/// What `validator` finds wrong with `value`, each named with `what` and where.
-pub(super) fn check(
-    validator: &jsonschema::Validator,
-    value: &Value,
-    what: &str,
-    v: &mut Vec<String>,
-) {
-    for error in validator.iter_errors(value) {
-        v.push(format!("{what}: {error} at {}", error.instance_path()));
-    }
 }
 
 /// An answer the replay plays, checked against its schema first (a replay that answered what

@@ -11,8 +11,8 @@ use poem::http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{
-    replay::Seen,
-    ups::{ACCOUNT, answer, check, schema},
+    replay::{Seen, check},
+    ups::{ACCOUNT, answer, schema},
 };
 
 struct Specs {

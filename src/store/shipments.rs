@@ -46,6 +46,19 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShipmentRecord>
         .optional()?)
 }
 
+/// The shipping rule of a pending shipment (none for other statuses and for none), read without
+/// the body: what booking asks first on every booking.
+pub fn pending_rule(db: &Reader, org_id: &str, id: &str) -> Result<Option<String>> {
+    Ok(db
+        .conn
+        .prepare_cached(
+            "SELECT shipping_rule_id FROM shipments WHERE org_id = ?1 AND id = ?2 AND status = 'pending'",
+        )?
+        .query_row([org_id, id], |r| r.get::<_, Option<String>>(0))
+        .optional()?
+        .flatten())
+}
+
 /// The shipments linked to an order, oldest first.
 pub fn of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<ShipmentRecord>> {
     Ok(db.conn

@@ -198,15 +198,11 @@ pub(crate) async fn reselect(
         Ok(store::booking_attempts::open_for(db, org_id, shipment_id)?.is_some())
     };
     let rule_id = ctx.db.point(|db| {
-        let shipment = require(db, org_id, shipment_id)?;
-        let Some(rule_id) = shipment.shipping_rule_id else {
-            // Most bookings: one point read, nothing more.
+        // Most bookings: one narrow read, nothing more.
+        let Some(rule_id) = store::shipments::pending_rule(db, org_id, shipment_id)? else {
             return Ok(None);
         };
-        if shipment.status != ShipmentStatus::Pending || unsettled(db)? {
-            return Ok(None);
-        }
-        Ok(Some(rule_id))
+        Ok((!unsettled(db)?).then_some(rule_id))
     })?;
     let Some(rule_id) = rule_id else {
         return Ok(());

@@ -13,6 +13,7 @@ pub mod carriers;
 pub mod documents;
 pub mod health;
 pub mod idempotent;
+pub mod manifests;
 pub mod members;
 pub mod notifications;
 pub mod openapi;
@@ -20,6 +21,7 @@ pub mod order_channels;
 pub mod orders;
 pub mod orgs;
 pub mod params;
+pub mod pickups;
 pub mod printers;
 pub mod problem;
 pub mod quotes;
@@ -84,6 +86,7 @@ pub fn all() -> impl poem_openapi::OpenApi {
             shipments::ShipmentTrackingApi,
         ),
         documents::DocumentsApi,
+        (pickups::PickupsApi, manifests::ManifestsApi),
         (quotes::QuotesApi, rates::RatesApi, addresses::AddressesApi),
         order_channels::OrderChannelsApi,
         orders::OrdersApi,

@@ -14,6 +14,7 @@ use crate::{
     error::Result,
 };
 
+pub mod manifest;
 mod table;
 
 use table::{CELL, Column, Fit, LEFT, RIGHT, ROW};

@@ -22,6 +22,7 @@ mod http;
 pub mod label;
 mod manual;
 pub mod pdf_merge;
+pub mod pickup;
 mod postnord;
 mod sandbox;
 mod tokens;
@@ -243,6 +244,54 @@ pub trait CarrierAdapter: Send + Sync {
                 "this carrier does not validate addresses".into(),
             ))
         })
+    }
+
+    /// Whether the carrier books pickups through its API (`book_pickup` and `cancel_pickup`
+    /// are then asked), from an address in `country`.
+    fn picks_up(&self, _country: &str) -> bool {
+        false
+    }
+
+    /// Books a driver to collect parcels; the carrier's confirmation number.
+    fn book_pickup<'a>(
+        &'a self,
+        _env: &'a Env,
+        _carrier: &'a CarrierRecord,
+        _pickup: &'a pickup::PickupRequest<'a>,
+    ) -> BoxFuture<'a, Result<pickup::PickupBooking>> {
+        Box::pin(async {
+            Err(Error::InvalidState(
+                "this carrier books no pickups through its API".into(),
+            ))
+        })
+    }
+
+    /// Cancels the pickup the carrier confirmed as `confirmation_number`; `contact` is who
+    /// asks (carriers that want a name get it). Done when the carrier had cancelled it already.
+    fn cancel_pickup<'a>(
+        &'a self,
+        _env: &'a Env,
+        _carrier: &'a CarrierRecord,
+        _confirmation_number: &'a str,
+        _contact: &'a str,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Whether the carrier has an end-of-day close call (`close_day` is then asked by a
+    /// manifest before its PDF is made).
+    fn closes_day(&self) -> bool {
+        false
+    }
+
+    /// Closes the day for `shipments` (booked with this carrier, not closed before).
+    fn close_day<'a>(
+        &'a self,
+        _env: &'a Env,
+        _carrier: &'a CarrierRecord,
+        _shipments: &'a [ShipmentRecord],
+    ) -> BoxFuture<'a, Result<pickup::Closed>> {
+        Box::pin(async { Ok(pickup::Closed::default()) })
     }
 
     /// Whether the carrier takes a booking back before it leaves (`void` is then asked when a

@@ -3,6 +3,7 @@
 
 use super::{
     Booking, BoxFuture, CarrierAdapter, CarrierField, CarrierFieldOption, CarrierInfo, Env, Offer,
+    pickup::{PickupBooking, PickupRequest},
     random_number,
 };
 use crate::{
@@ -59,6 +60,23 @@ impl CarrierAdapter for Sandbox {
         _reference: &'a str,
     ) -> BoxFuture<'a, Result<Booking>> {
         Box::pin(async move { book(shipment) })
+    }
+
+    fn picks_up(&self, _country: &str) -> bool {
+        true
+    }
+
+    fn book_pickup<'a>(
+        &'a self,
+        _env: &'a Env,
+        _carrier: &'a CarrierRecord,
+        _pickup: &'a PickupRequest<'a>,
+    ) -> BoxFuture<'a, Result<PickupBooking>> {
+        Box::pin(async {
+            Ok(PickupBooking {
+                confirmation_number: random_number("SBXPU", 10)?,
+            })
+        })
     }
 }
 

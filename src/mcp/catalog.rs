@@ -285,6 +285,15 @@ fn guidance(id: &str) -> Option<&'static str> {
         "merge_documents" => {
             "Returns a resource link to the merged PDF (read it with resources/read to print or hand it on)."
         }
+        "create_pickup" => {
+            "Books a driver with the carrier (UPS, DHL Express, DHL Parcel Germany, or the sandbox): give the carrierId, the date (YYYY-MM-DD), readyFrom and readyUntil (HH:MM, local), the senderAddressId, and the booked shipments to collect. Carriers charge for some pickups: a client that can show forms may first be asked to let the person confirm. A carrier without a pickup API is refused with invalid_state."
+        }
+        "cancel_pickup" => {
+            "Cancels with the carrier when it booked the pickup; a pickup whose outcome is unknown is only marked cancelled, and the answer says to check with the carrier."
+        }
+        "create_manifest" => {
+            "Closes the day of one carrier: every booked shipment not in a manifest yet (or only those booked on date). The answer's document is the A4 PDF for the driver to sign, as a resource link; print it with print_manifest."
+        }
         "get_billing_usage" => {
             "Use it before creating many shipments to see how many the plan still includes."
         }

@@ -152,9 +152,14 @@ pub async fn read(
         return Err(not_found());
     }
     let read = match named {
-        Named::Document(id) => shipments::document_by_id(ctx, actor, org_id, id)
-            .await
-            .map(|found| (media_type(&found.document.format), found.document.content.0)),
+        Named::Document(id) => match shipments::document_by_id(ctx, actor, org_id, id).await {
+            Ok(found) => Ok((media_type(&found.document.format), found.document.content.0)),
+            // A manifest's PDF is no shipment's document.
+            Err(Error::NotFound) => crate::service::manifests::document(ctx, actor, org_id, id)
+                .await
+                .map(|document| (media_type(&document.format), document.content.0)),
+            Err(err) => Err(err),
+        },
         Named::Merged {
             document_type,
             shipment_ids,

@@ -4,7 +4,7 @@
 use crate::model::ids;
 
 crate::string_enum! {
-    /// The nine event kinds a webhook can subscribe to.
+    /// The event kinds a webhook can subscribe to.
     EventKind {
         ShipmentCreated = "shipment.created",
         ShipmentUpdated = "shipment.updated",
@@ -15,6 +15,9 @@ crate::string_enum! {
         OrderUpdated = "order.updated",
         OrderCancelled = "order.cancelled",
         TrackingUpdated = "tracking.updated",
+        PickupCreated = "pickup.created",
+        PickupCancelled = "pickup.cancelled",
+        ManifestCreated = "manifest.created",
     }
 }
 

@@ -23,6 +23,8 @@ pub const PRINTER: &str = "prn";
 pub const PRINT_JOB: &str = "pjb";
 pub const AUDIT_ENTRY: &str = "aud";
 pub const BOOKING_ATTEMPT: &str = "bka";
+pub const PICKUP: &str = "pck";
+pub const MANIFEST: &str = "mfst";
 
 /// One generator for the process, so ids made within the same millisecond still sort in the
 /// order they were made: lists ordered by (createdAt, id) are then truly newest first.

@@ -24,6 +24,8 @@ pub mod event;
 pub mod ids;
 /// The languages customers are written to in.
 pub mod locale;
+/// Manifests: a carrier's end-of-day close.
+pub mod manifest;
 /// Members of an organization and their roles there.
 pub mod member;
 /// Networks as the configuration writes them (addresses and CIDR blocks).
@@ -41,6 +43,8 @@ pub mod org;
 pub mod page;
 /// A batch print request (documents of several shipments as one PDF).
 pub mod pdf_merge;
+/// Pickups: a carrier's driver collecting booked shipments.
+pub mod pickup;
 /// Postcode formats of the countries that have fixed ones.
 pub mod postcode;
 /// Network printers and print jobs.

@@ -45,14 +45,16 @@ crate::page_of!(PrinterPage, Printer);
 /// What a print job prints: a shipment's document, or a printer's test page.
 pub const JOB_DOCUMENT: &str = "document";
 pub const JOB_TEST_PAGE: &str = "test_page";
+pub const JOB_MANIFEST: &str = "manifest";
 
-/// One document, or one test page, sent (or to be sent) to a printer.
+/// One document, test page or manifest, sent (or to be sent) to a printer.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct PrintJob {
     pub id: String,
     pub printer_id: String,
-    /// `document` (a shipment's document) or `test_page` (the printer's test page).
+    /// `document` (a shipment's document), `test_page` (the printer's test page) or
+    /// `manifest` (an end-of-day manifest's PDF).
     pub kind: String,
     /// The document printed; null for a test page.
     pub document_id: Option<String>,

@@ -151,6 +151,23 @@ operations! {
     MERGE_DOCUMENTS = "merge_documents", read(Shipments), Read,
         "Merge one type of document (labels, invoices, packing lists) of up to 100 shipments into one PDF, in the order given, for batch printing.";
 
+    CREATE_PICKUP = "create_pickup", write(Shipments), Create,
+        "Book a carrier's driver to collect parcels at a sender address on a day between two times (carriers with a pickup API: UPS, DHL Express, DHL Parcel Germany); the carrier's confirmation number comes back.";
+    LIST_PICKUPS = "list_pickups", read(Shipments), Read,
+        "List pickups, newest first, with their status and the carrier's confirmation number.";
+    GET_PICKUP = "get_pickup", read(Shipments), Read,
+        "Get a pickup.";
+    CANCEL_PICKUP = "cancel_pickup", write(Shipments), Delete,
+        "Cancel a pickup, with the carrier when it was booked there; it stays listed as cancelled.";
+    CREATE_MANIFEST = "create_manifest", write(Shipments), Create,
+        "Close a carrier's day: its booked shipments not in a manifest yet (of one booking day when date is given) go into a manifest, the carrier's own close call is made where it has one, and an A4 PDF for the driver to sign is made.";
+    LIST_MANIFESTS = "list_manifests", read(Shipments), Read,
+        "List end-of-day manifests, newest first.";
+    GET_MANIFEST = "get_manifest", read(Shipments), Read,
+        "Get a manifest with its PDF.";
+    PRINT_MANIFEST = "print_manifest", write(Shipments), Action,
+        "Send a manifest's PDF to a printer that takes PDF.";
+
     CREATE_PRINTER = "create_printer", write(Printers), Create,
         "Add a network printer (raw TCP 9100 or IPP) that rules can print labels and documents on.";
     LIST_PRINTERS = "list_printers", read(Printers), Read,
@@ -227,7 +244,7 @@ operations! {
 
 /// The operations that buy something from a carrier (a label): an agent asks its person first
 /// when the organization wants it (`agents.confirmCostly`).
-pub const SPENDS_MONEY: &[&Operation] = &[&BOOK_SHIPMENT, &CREATE_RETURN_SHIPMENT];
+pub const SPENDS_MONEY: &[&Operation] = &[&BOOK_SHIPMENT, &CREATE_RETURN_SHIPMENT, &CREATE_PICKUP];
 
 /// Creating an organization (`POST /orgs`): not an operation on an organization's data, so not
 /// in `ALL` (no MCP tool), but the new organization's audit log begins with it.
@@ -244,7 +261,7 @@ pub const MANAGED_READS: &[&Operation] = &[&LIST_MEMBERS];
 
 /// Actions that only queue work for a worker (a print job, a webhook delivery) and answer
 /// 202 Accepted with what they queued.
-pub const QUEUES: &[&Operation] = &[&PRINT_TEST_PAGE, &REPLAY_WEBHOOK_DELIVERY];
+pub const QUEUES: &[&Operation] = &[&PRINT_TEST_PAGE, &REPLAY_WEBHOOK_DELIVERY, &PRINT_MANIFEST];
 
 /// The operation with this id.
 pub fn find(id: &str) -> Option<&'static Operation> {

@@ -26,6 +26,7 @@ pub mod deliveries;
 pub mod documents;
 pub mod events;
 pub mod idempotency;
+pub mod manifests;
 pub mod members;
 pub mod notification_settings;
 pub mod notifications;
@@ -34,6 +35,7 @@ pub mod order_channels;
 pub mod orders;
 pub mod orgs;
 pub mod pg;
+pub mod pickups;
 mod point;
 pub mod printers;
 pub mod returns_portals;
@@ -461,5 +463,6 @@ text_column!(
     crate::model::api_token::Origin,
     crate::model::role::Role,
     crate::model::audit::ActorKind,
-    crate::model::booking::AttemptStatus
+    crate::model::booking::AttemptStatus,
+    crate::model::pickup::PickupStatus
 );

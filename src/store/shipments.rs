@@ -13,10 +13,10 @@ use crate::{
     },
 };
 
-const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
+pub(crate) const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
     s.order_id, s.shipping_rule_id, s.return_of, s.body, s.created_at, s.updated_at, s.split_from, s.splits_made";
 
-fn from_row(row: &Row) -> crate::store::sql::Result<ShipmentRecord> {
+pub(crate) fn from_row(row: &Row) -> crate::store::sql::Result<ShipmentRecord> {
     Ok(ShipmentRecord {
         id: row.get(0)?,
         org_id: row.get(1)?,

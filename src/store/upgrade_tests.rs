@@ -40,7 +40,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V23__tracking_links",
             "V24__notification_settings",
             "V25__returns_portal",
-            "V26__receiver_mail"
+            "V26__receiver_mail",
+            "V27__pickups_and_manifests"
         ]
     );
     // V22: an organization made before it asks agents to confirm costly calls.
@@ -124,6 +125,18 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
         insert("pjb_5", "document", None, None).is_err(),
         "no document"
     );
+    // V27: a manifest's job names its document and carries it, with no shipment.
+    let manifest = |id: &str, content: Option<&[u8]>| {
+        conn.execute(
+            "INSERT INTO print_jobs (id, org_id, printer_id, kind, document_id, content, title,
+                                     format, status, created_at, updated_at)
+             VALUES (?1, 'org_a', 'prn_a', 'manifest', 'doc_9', ?2, 'Manifest', 'pdf', 'queued',
+                     't', 't')",
+            rusqlite::params![id, content],
+        )
+    };
+    assert!(manifest("pjb_6", Some(b"%PDF-")).is_ok());
+    assert!(manifest("pjb_7", None).is_err(), "no content");
     // Jobs still go with their printer.
     ok(conn.execute_batch("DELETE FROM printers WHERE id = 'prn_a'"));
     assert!(texts(&conn, "SELECT id FROM print_jobs").is_empty());
@@ -213,7 +226,8 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
             "V23__tracking_links",
             "V24__notification_settings",
             "V25__returns_portal",
-            "V26__receiver_mail"
+            "V26__receiver_mail",
+            "V27__pickups_and_manifests"
         ]
     );
 

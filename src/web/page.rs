@@ -109,6 +109,14 @@ pub(crate) fn templates() -> &'static Environment<'static> {
                 include_str!("../../templates/app/scan.html"),
             ),
             (
+                "app/pickups.html",
+                include_str!("../../templates/app/pickups.html"),
+            ),
+            (
+                "app/end_of_day.html",
+                include_str!("../../templates/app/end_of_day.html"),
+            ),
+            (
                 "app/settings.html",
                 include_str!("../../templates/app/settings.html"),
             ),

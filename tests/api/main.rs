@@ -35,6 +35,7 @@ mod openapi;
 mod orders;
 mod orgs;
 mod pages;
+mod pickups;
 mod postcodes;
 mod postgres;
 mod printers;

@@ -1,9 +1,11 @@
 //! `dhl_express`: DHL Express through the MyDHL API (3.1, OpenAPI 3), written from DHL's
-//! published specification: shipments with DHL's labels (one per package, PDF or ZPL) and
-//! tracking by piece. HTTP Basic authentication; the test and production URLs differ by path.
+//! published specification: shipments with DHL's labels (one per package, PDF or ZPL),
+//! tracking by piece, rates and pickups. HTTP Basic authentication; the test and production
+//! URLs differ by path.
 
 mod answer;
 mod customs;
+mod pickup;
 mod rates;
 mod request;
 
@@ -11,6 +13,7 @@ use super::{
     Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer, RateOffer,
     config_str,
     http::{self, Answer},
+    pickup::{PickupBooking, PickupRequest},
     wire::{api_base, field, option, required},
 };
 use crate::{
@@ -180,6 +183,29 @@ impl CarrierAdapter for DhlExpress {
         number: &'a str,
     ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
         Box::pin(track(env, carrier, number))
+    }
+
+    fn picks_up(&self, _country: &str) -> bool {
+        true
+    }
+
+    fn book_pickup<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        asked: &'a PickupRequest<'a>,
+    ) -> BoxFuture<'a, Result<PickupBooking>> {
+        Box::pin(pickup::book(env, carrier, asked))
+    }
+
+    fn cancel_pickup<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        confirmation_number: &'a str,
+        contact: &'a str,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(pickup::cancel(env, carrier, confirmation_number, contact))
     }
 }
 

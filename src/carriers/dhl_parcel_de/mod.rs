@@ -1,10 +1,14 @@
 //! `dhl_parcel_de`: DHL Parcel Germany (Post & Parcel Germany) through its Shipping API v2 and
 //! Returns API, written from DHL's published OpenAPI descriptions: each parcel booked as a DHL
 //! shipment with DHL's label (PDF or ZPL), returns labels from the Returns API, cancelling
-//! before the day's closing (`DELETE /orders`). Every call carries the API key (`dhl-api-key`)
-//! and the business customer's user and password (HTTP Basic), as DHL asks. Tracking goes
-//! through DHL's Parcel DE Shipment Tracking API (`tracking`), which has credentials of its own.
+//! before the day's closing (`DELETE /orders`), and the day's close itself (`close`). Every
+//! call carries the API key (`dhl-api-key`) and the business customer's user and password (HTTP
+//! Basic), as DHL asks. Tracking goes through DHL's Parcel DE Shipment Tracking API (`tracking`),
+//! which has credentials of its own; pickups through its Parcel DE Pickup API (`pickup`), which
+//! takes a token issued for the app's key and secret.
 
+mod close;
+mod pickup;
 mod request;
 mod tracking;
 
@@ -15,6 +19,7 @@ use super::{
     Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, CarrierLabel, Env, Offer,
     config_str,
     http::{self, Answer},
+    pickup::{Closed, PickupBooking, PickupRequest},
     wire::{field, option, required},
 };
 use crate::{
@@ -36,7 +41,7 @@ impl CarrierAdapter for DhlParcelDe {
             name: NAME,
             slug: "dhl_parcel_de",
             group: "parcel",
-            description: "DHL Parcel Germany (DHL Paket): parcels from Germany booked through DHL's Parcel DE Shipping API with DHL's own labels (PDF or ZPL), returns labels, cancelling before the day's closing, and tracking through DHL's Parcel DE Shipment Tracking API.",
+            description: "DHL Parcel Germany (DHL Paket): parcels from Germany booked through DHL's Parcel DE Shipping API with DHL's own labels (PDF or ZPL), returns labels, cancelling before the day's closing, the end-of-day close, pickups through DHL's Parcel DE Pickup API, and tracking through DHL's Parcel DE Shipment Tracking API.",
             fields: vec![
                 field(
                     "API key",
@@ -90,7 +95,7 @@ impl CarrierAdapter for DhlParcelDe {
                     "API secret",
                     "apiSecret",
                     "password",
-                    "The secret of your app at developer.dhl.com; needed for tracking",
+                    "The secret of your app at developer.dhl.com; needed for tracking and pickups",
                     false,
                     vec![],
                 ),
@@ -178,6 +183,42 @@ impl CarrierAdapter for DhlParcelDe {
         number: &'a str,
     ) -> BoxFuture<'a, Result<Vec<CarrierEvent>>> {
         Box::pin(tracking::track(env, carrier, number))
+    }
+
+    fn picks_up(&self, country: &str) -> bool {
+        country == "DE"
+    }
+
+    fn book_pickup<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        wanted: &'a PickupRequest<'a>,
+    ) -> BoxFuture<'a, Result<PickupBooking>> {
+        Box::pin(pickup::book(env, carrier, wanted))
+    }
+
+    fn cancel_pickup<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        confirmation_number: &'a str,
+        _contact: &'a str,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(pickup::cancel(env, carrier, confirmation_number))
+    }
+
+    fn closes_day(&self) -> bool {
+        true
+    }
+
+    fn close_day<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        shipments: &'a [ShipmentRecord],
+    ) -> BoxFuture<'a, Result<Closed>> {
+        Box::pin(close::close(env, carrier, shipments))
     }
 
     fn voids(&self) -> bool {

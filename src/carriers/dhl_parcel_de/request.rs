@@ -223,7 +223,7 @@ pub(super) fn return_order(
 
 /// A street line split into the street and its house number (the last word that starts with a
 /// digit, with what follows it: `Kurt-Schumacher-Str. 20 a` → `Kurt-Schumacher-Str.`, `20 a`).
-fn street_and_house(line: &str) -> Option<(String, String)> {
+pub(super) fn street_and_house(line: &str) -> Option<(String, String)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let at = words
         .iter()

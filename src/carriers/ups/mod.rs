@@ -1,12 +1,13 @@
 //! `ups`: UPS through its REST APIs, written from UPS's published OpenAPI descriptions
 //! (UPS-API/api-documentation: OAuthClientCredentials, Shipping v2409, Rating v2409, Tracking
-//! v1): OAuth client credentials with the token kept until it expires, shipments with UPS's
-//! labels (one per package, GIF made into a PDF page, or ZPL), Print Return Labels for returns,
-//! voiding a booking that has not left, rates, and tracking by package.
+//! v1, Pickup v2409): OAuth client credentials with the token kept until it expires, shipments
+//! with UPS's labels (one per package, GIF made into a PDF page, or ZPL), Print Return Labels for
+//! returns, voiding a booking that has not left, rates, tracking by package, and on-call pickups.
 
 mod address;
 mod answer;
 mod auth;
+mod pickup;
 mod rating;
 mod request;
 
@@ -16,6 +17,7 @@ use super::{
     AddressVerdict, Booking, BoxFuture, CarrierAdapter, CarrierEvent, CarrierInfo, Env, Offer,
     RateOffer, config_str,
     http::{self, Answer},
+    pickup::{PickupBooking, PickupRequest},
     wire::{api_base, field, option, required},
 };
 use crate::{
@@ -57,7 +59,7 @@ impl CarrierAdapter for Ups {
             name: NAME,
             slug: "ups",
             group: "express",
-            description: "UPS: domestic and worldwide parcels booked through UPS's APIs, with UPS's own labels (PDF or ZPL), return labels, voiding before pickup, and tracking.",
+            description: "UPS: domestic and worldwide parcels booked through UPS's APIs, with UPS's own labels (PDF or ZPL), return labels, voiding before pickup, driver pickups, and tracking.",
             fields: vec![
                 field(
                     "Client ID",
@@ -180,6 +182,29 @@ impl CarrierAdapter for Ups {
         shipment: &'a ShipmentRecord,
     ) -> BoxFuture<'a, Result<()>> {
         Box::pin(void(env, carrier, shipment))
+    }
+
+    fn picks_up(&self, _country: &str) -> bool {
+        true
+    }
+
+    fn book_pickup<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        request: &'a PickupRequest<'a>,
+    ) -> BoxFuture<'a, Result<PickupBooking>> {
+        Box::pin(pickup::book(env, carrier, request))
+    }
+
+    fn cancel_pickup<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        confirmation_number: &'a str,
+        _contact: &'a str,
+    ) -> BoxFuture<'a, Result<()>> {
+        Box::pin(pickup::cancel(env, carrier, confirmation_number))
     }
 }
 

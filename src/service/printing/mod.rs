@@ -81,6 +81,30 @@ pub(crate) fn queue(
     Ok(job)
 }
 
+/// Queues a job that carries its file (a manifest's PDF) for a printer, after the jobs queued
+/// before it; call `Queue::queued` after the commit.
+pub(crate) fn queue_carried(
+    tx: &Tx,
+    org_id: &str,
+    printer_id: &str,
+    document_id: &str,
+    content: &[u8],
+    title: &str,
+    now: &str,
+) -> Result<PrintJob> {
+    let job = PrintJob {
+        document_id: Some(document_id.to_string()),
+        ..new_job(printer_id, printer::JOB_MANIFEST, now)
+    };
+    let carried = store::printers::Carried {
+        content,
+        title,
+        format: crate::model::document::PDF,
+    };
+    store::printers::queue(tx, org_id, &job, 0, Some(carried))?;
+    Ok(job)
+}
+
 /// A queued job of `kind` for a printer, made `now`.
 fn new_job(printer_id: &str, kind: &str, now: &str) -> PrintJob {
     PrintJob {

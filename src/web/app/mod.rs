@@ -26,9 +26,11 @@ use crate::{
 
 mod branding;
 mod carrier_prices;
+mod end_of_day;
 mod form_inputs;
 mod notifications;
 mod orders;
+mod pickups;
 mod returns_portal;
 mod rule_form;
 mod rules;
@@ -81,6 +83,18 @@ pub fn routes(routes: Route) -> Route {
         .at(
             "/app/:org/shipments/:id/documents/:doc/preview",
             get(shipments::preview).with(jar()),
+        )
+        .at(
+            "/app/:org/pickups",
+            get(pickups::show).post(pickups::submit).with(jar()),
+        )
+        .at(
+            "/app/:org/end-of-day",
+            get(end_of_day::show).post(end_of_day::submit).with(jar()),
+        )
+        .at(
+            "/app/:org/end-of-day/:id/pdf",
+            get(end_of_day::pdf).with(jar()),
         )
         .at(
             "/app/:org/scan",

@@ -39,6 +39,8 @@ pub(super) async fn extras(ctx: &Ctx, desk: &Desk, page: &str, data: &Value) -> 
                     .map(|j| {
                         let what = if j["kind"] == printer::JOB_TEST_PAGE {
                             "Test page"
+                        } else if j["kind"] == printer::JOB_MANIFEST {
+                            "Manifest"
                         } else {
                             "Document"
                         };

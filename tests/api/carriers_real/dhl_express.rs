@@ -45,7 +45,7 @@ const INCOTERMS: [&str; 16] = [
     "DDU", "DEQ", "DES",
 ];
 
-fn authorized(seen: &Seen) -> bool {
+pub(super) fn authorized(seen: &Seen) -> bool {
     let expected = format!("Basic {}", STANDARD.encode(format!("{USER}:{PASSWORD}")));
     seen.headers
         .get("authorization")

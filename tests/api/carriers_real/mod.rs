@@ -3,14 +3,17 @@
 
 mod addresses;
 mod dhl_express;
+mod dhl_express_pickup;
 mod dhl_express_rates;
 mod dhl_parcel_de;
+mod dhl_parcel_de_pickup;
 mod dhl_parcel_de_tracking;
 pub(crate) mod exactly_once;
 mod postnord;
 mod rates;
 pub(crate) mod replay;
 mod ups;
+mod ups_pickup;
 mod ups_rating;
 
 use std::time::{Duration, Instant};

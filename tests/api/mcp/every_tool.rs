@@ -251,6 +251,21 @@ async fn every_tool(w: &mut Walk<'_>, org: &TestOrg, n: usize) {
         on(json!({"documentId": document_id})),
     )
     .await;
+    // Pickups: the booked shipment, collected by its carrier.
+    let pickup = w
+        .call(
+            "create_pickup",
+            json!({"carrierId": carrier_id, "date": "2031-03-04", "readyFrom": "09:00",
+                   "readyUntil": "16:00", "senderAddressId": address_id,
+                   "shipmentIds": [shipment_id]}),
+        )
+        .await;
+    assert_eq!(pickup["status"], "booked", "{pickup}");
+    let pickup_id = id_of(&pickup);
+    w.call("get_pickup", json!({"pickupId": pickup_id})).await;
+    w.call("list_pickups", json!({})).await;
+    w.call("cancel_pickup", json!({"pickupId": pickup_id}))
+        .await;
     w.call(
         "add_tracking_event",
         on(json!({"status": "in_transit", "description": "On its way"})),
@@ -279,6 +294,34 @@ async fn every_tool(w: &mut Walk<'_>, org: &TestOrg, n: usize) {
     .await;
     w.call("print_test_page", json!({"printerId": printer_id}))
         .await;
+    // End of day: the booked shipments of the carrier, and the manifest's PDF by its link.
+    let manifest = w
+        .call("create_manifest", json!({"carrierId": carrier_id}))
+        .await;
+    let manifest_id = id_of(&manifest);
+    assert!(manifest["document"].get("content").is_none(), "{manifest}");
+    let uri = manifest["document"]["resourceUri"].clone();
+    let read = if w.mcp.session.is_some() {
+        w.mcp.legacy("resources/read", json!({"uri": uri})).await
+    } else {
+        w.mcp.modern("resources/read", json!({"uri": uri})).await
+    };
+    let blob = read.result()["contents"][0]["blob"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(blob)
+        .expect("base64");
+    assert!(pdf.starts_with(b"%PDF"), "{}", read.text);
+    w.call("get_manifest", json!({"manifestId": manifest_id}))
+        .await;
+    w.call("list_manifests", json!({})).await;
+    w.call(
+        "print_manifest",
+        json!({"manifestId": manifest_id, "printerId": printer_id}),
+    )
+    .await;
     w.call("list_print_jobs", json!({"printerId": printer_id}))
         .await;
     let mut replaced = printer.clone();

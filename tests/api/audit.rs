@@ -161,6 +161,19 @@ async fn every_write_operation_leaves_one_entry_and_reads_none() {
     .await
     .expect(201);
     app.book_shipment(&org, &shipment_id).await;
+    let pickup = app
+        .post(
+            &o("/pickups"),
+            t,
+            json!({"carrierId": carrier_id, "date": "2031-03-04", "readyFrom": "09:00",
+                   "readyUntil": "16:00", "senderAddressId": address_id,
+                   "shipmentIds": [shipment_id]}),
+        )
+        .await
+        .expect(201);
+    app.delete(&o(&format!("/pickups/{}", id_of(&pickup))), t)
+        .await
+        .expect(200);
     app.post(
         &s("/tracking-events"),
         t,
@@ -195,6 +208,17 @@ async fn every_write_operation_leaves_one_entry_and_reads_none() {
     app.post(&format!("{printer_path}/test-print"), t, json!({}))
         .await
         .expect(202);
+    let manifest = app
+        .post(&o("/manifests"), t, json!({"carrierId": carrier_id}))
+        .await
+        .expect(201);
+    app.post(
+        &o(&format!("/manifests/{}/print", id_of(&manifest))),
+        t,
+        json!({"printerId": id_of(&printer)}),
+    )
+    .await
+    .expect(202);
     app.put(
         &printer_path,
         t,

@@ -105,6 +105,24 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         )
         .await
         .expect(201);
+    let pickup = app
+        .post(
+            &format!("/orgs/{}/pickups", org.id),
+            &org.token,
+            json!({"carrierId": carrier_id, "date": "2031-03-04", "readyFrom": "09:00",
+                   "readyUntil": "16:00", "senderAddressId": address_id,
+                   "shipmentIds": [id_of(&booked)]}),
+        )
+        .await
+        .expect(201);
+    let manifest = app
+        .post(
+            &format!("/orgs/{}/manifests", org.id),
+            &org.token,
+            json!({"carrierId": carrier_id}),
+        )
+        .await
+        .expect(201);
     let member = app.cli_json(&[
         "user",
         "add",
@@ -136,6 +154,8 @@ async fn victim_resources(app: &TestApp, org: &TestOrg) -> BTreeMap<&'static str
         ("{webhookId}", id_of(&webhook)),
         ("{deliveryId}", id_of(&delivery)),
         ("{printerId}", id_of(&printer)),
+        ("{pickupId}", id_of(&pickup)),
+        ("{manifestId}", id_of(&manifest)),
         // The parcel of the unbooked shipment; split routes take it with that shipment.
         ("{parcelId}", parcel_id),
         ("{unbookedShipmentId}", shipment_id),
@@ -286,6 +306,8 @@ async fn snapshot(app: &TestApp, org: &TestOrg, ids: &BTreeMap<&'static str, Str
         format!("/orgs/{}/shipments/{}", org.id, ids["{unbookedShipmentId}"]),
         format!("/orgs/{}/order-channels", org.id),
         format!("/orgs/{}/orders", org.id),
+        format!("/orgs/{}/pickups", org.id),
+        format!("/orgs/{}/manifests", org.id),
         format!("/orgs/{}/members", org.id),
         format!("/orgs/{}/webhooks/{}", org.id, ids["{webhookId}"]),
         format!(

@@ -8,7 +8,9 @@
 // shown in place, the rule opened again with its values, a subtotal range in major units),
 // makes a shipment from the rates the rules give (two parcels), searches the shipments list (by
 // receiver, by tracking number, by carrier), splits an order line of a parcel off into a new
-// shipment, prints a test page on the loopback printer, adds a webhook pointing at a local
+// shipment, prints a test page on the loopback printer, books a pickup for a waiting shipment
+// (a wrong window shown in place first) and cancels it, closes the sandbox carrier's day (the
+// manifest opened as a PDF and printed on the loopback printer), adds a webhook pointing at a local
 // receiver (signing secret shown once, a test event, a delivery that failed with 500 then
 // succeeded, replayed with the same webhook-id), and changes the branding (name, colour, an
 // uploaded PNG logo). The shop's customers: the tracking page in six languages, a booked
@@ -666,6 +668,54 @@ async function main() {
     await reloadUntil(page, 'the test page listed as printed', async () => (await testRow.count()) === 1);
     await look(page, 'settings-printers-test');
     ok('a test page printed on the printer from Settings → Printers');
+
+    // Pickups: a driver booked for a booked shipment (a window that ends before it starts shown
+    // at its input first), then cancelled.
+    await page.goto(`${BASE_URL}${app('pickups')}`);
+    await page.getByLabel('Carrier').selectOption({ label: 'Sandbox parcels' });
+    const waiting = page.getByRole('checkbox', { name: /· Sandbox parcels$/ }).first();
+    await waiting.check();
+    await page.getByLabel('Until').fill('08:00');
+    await page.getByLabel('Note for the driver').fill('Ring at the gate');
+    await page.getByRole('button', { name: 'Book the pickup' }).click();
+    await seeText(page, /must be later than readyFrom/);
+    assert.equal(await page.locator('input[name=readyUntil][aria-invalid=true]').count(), 1, 'the window is marked in place');
+    assert.equal(await page.getByRole('checkbox', { checked: true }).count(), 1, 'the chosen shipment is kept');
+    await look(page, 'pickups-error');
+    await page.getByLabel('Until').fill('16:00');
+    await page.getByRole('button', { name: 'Book the pickup' }).click();
+    await seeText(page, /Pickup booked for \d{4}-\d{2}-\d{2}: confirmation SBXPU\d{10}\./);
+    const booked = (await api('GET', '/pickups')).data[0];
+    assert.equal(booked.status, 'booked');
+    assert.equal(booked.shipmentIds.length, 1);
+    assert.equal(booked.note, 'Ring at the gate');
+    await look(page, 'pickups');
+    await page.getByRole('button', { name: new RegExp(`^Cancel the pickup of .*${booked.confirmationNumber}`) }).click();
+    await seeText(page, /Pickup cancelled\./);
+    assert.equal((await api('GET', `/pickups/${booked.id}`)).status, 'cancelled');
+    ok('a pickup booked for a waiting shipment (its error shown in place first) and cancelled');
+
+    // End of day: the sandbox carrier's day closed, its manifest opened as a PDF and printed.
+    await page.goto(`${BASE_URL}${app('end-of-day')}`);
+    await page.getByLabel('Carrier').selectOption({ label: 'Sandbox parcels' });
+    await page.getByRole('button', { name: 'Close the day' }).click();
+    await seeText(page, /Day closed: \d+ shipments?, \d+ parcels?, [\d.]+ kg\./);
+    const manifest = (await api('GET', '/manifests')).data[0];
+    assert.ok(manifest.shipmentCount > 0, 'the day had booked shipments');
+    const pdfLink = page.getByRole('link', { name: new RegExp(`^PDF of the manifest of ${manifest.date}`) }).first();
+    const pdf = await page.request.get(`${BASE_URL}${await pdfLink.getAttribute('href')}`);
+    assert.equal(pdf.headers()['content-type'], 'application/pdf');
+    assert.equal((await pdf.body()).subarray(0, 5).toString(), '%PDF-', 'the manifest opens as a PDF');
+    const printedBefore = printer.jobs.length;
+    await page.getByRole('button', { name: new RegExp(`^Print the manifest of ${manifest.date}`) }).first().click();
+    await seeText(page, /The manifest is sent to the printer\./);
+    await waitFor('the manifest at the raw printer', () => printer.jobs.length === printedBefore + 1);
+    assert.equal(printer.jobs.at(-1).subarray(0, 5).toString(), '%PDF-', 'the manifest prints as a PDF');
+    await page.getByLabel('Carrier').selectOption({ label: 'Sandbox parcels' });
+    await page.getByRole('button', { name: 'Close the day' }).click();
+    await seeText(page, /Sandbox parcels \(sandbox\) has no booked shipments left to close/);
+    await look(page, 'end-of-day');
+    ok('the day closed for a carrier, its manifest opened as a PDF and printed; a second close finds nothing');
 
     // Settings → Webhooks: a webhook to a local receiver, a test event, a failed delivery replayed.
     const hookUrl = `http://127.0.0.1:${hooks.port}/shipbase`;

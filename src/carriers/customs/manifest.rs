@@ -199,13 +199,20 @@ mod tests {
             "SBX00000000002",
             "ORD-1001",
             "Zoë Ångström, Malmö, SE",
-            "NOT CLOSED: unknown shipment number",
             "Total: 1 shipment, 2 parcels, 2.5 kg",
             "Driver: name, signature, date and time",
             "Handed over by (shipper)",
         ] {
             assert!(text.contains(needle), "{needle} in {text}");
         }
+        // The refusal wraps in the receiver's cell (its lines come out between the row's
+        // other cells).
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains("SE (NOT"), "{words}");
+        assert!(
+            words.contains("CLOSED: unknown shipment number)"),
+            "{words}"
+        );
     }
 
     #[test]

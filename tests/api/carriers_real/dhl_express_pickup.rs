@@ -361,3 +361,96 @@ async fn dhls_refusals_are_422_with_its_words_and_its_outages_502() {
     );
     replay.assert_clean();
 }
+
+/// POST …/pickups with an `Idempotency-Key`.
+async fn send_pickup(shop: &RealShop, key: &str, body: &Value) -> crate::helpers::Reply {
+    let app = &shop.shop.app;
+    let request = app
+        .client
+        .post(app.url(&format!("/orgs/{}/pickups", shop.shop.org.id)))
+        .bearer_auth(&shop.shop.org.token)
+        .header("Idempotency-Key", key)
+        .json(body);
+    crate::helpers::Reply::read(request.send().await.expect("request")).await
+}
+
+#[tokio::test]
+async fn a_pickup_dhl_does_not_answer_in_time_is_unknown_asked_once_and_cancelled_here() {
+    let replay = Replay::start(carrier).await;
+    let shop = setup(&format!(
+        "[carriers]\ndhl_express_url = \"{}{PREFIX}\"\ntimeout_seconds = 1\n",
+        replay.url
+    ))
+    .await;
+    let dhl_carrier = shop.carrier("dhl_express", config("pdf"), "U").await;
+    let shipment = shop.shipment(&dhl_carrier, 1).await;
+    shop.shop.app.book_shipment(&shop.shop.org, &shipment).await;
+    let before = replay.arrived();
+    replay.set_delay(std::time::Duration::from_millis(2500));
+    let body = pickup_body(&shop, &dhl_carrier, &shipment);
+
+    let first = send_pickup(&shop, "pickup-1", &body)
+        .await
+        .problem(504, "carrier_timeout");
+    // The same key gets the same answer, and DHL is not asked again.
+    let retry = send_pickup(&shop, "pickup-1", &body).await;
+    assert_eq!(retry.header("idempotent-replayed"), "true");
+    assert_eq!(
+        retry.problem(504, "carrier_timeout")["detail"],
+        first["detail"]
+    );
+    super::exactly_once::wait_for_arrivals(&replay, before + 1).await;
+
+    // Kept as unknown, with why; DHL was given the pickup's id as the request's reference.
+    let (app, token) = (&shop.shop.app, &shop.shop.org.token);
+    let pickups = format!("/orgs/{}/pickups", shop.shop.org.id);
+    let list = app.get(&pickups, token).await.expect(200);
+    assert_eq!(list["total"], 1, "{list}");
+    let pickup = list["data"][0].clone();
+    assert_eq!(
+        (&pickup["status"], &pickup["confirmationNumber"]),
+        (&json!("unknown"), &Value::Null)
+    );
+    assert!(
+        pickup["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{pickup}"
+    );
+    // The replay records a request once it has answered it (after its delay).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    let asked = loop {
+        let found = replay
+            .requests()
+            .into_iter()
+            .find(|r| r.method == "POST" && r.path.ends_with("/pickups"));
+        match found {
+            Some(asked) => break asked,
+            None if std::time::Instant::now() > deadline => panic!("DHL was asked for the pickup"),
+            None => tokio::time::sleep(std::time::Duration::from_millis(50)).await,
+        }
+    };
+    let reference = asked.headers["message-reference"]
+        .to_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(reference.contains(&id_of(&pickup)), "{reference}");
+
+    // Cancelled here only: nothing to cancel at DHL without its number, and the answer says so.
+    replay.set_delay(std::time::Duration::ZERO);
+    let path = format!("{pickups}/{}", id_of(&pickup));
+    let said = app.delete(&path, token).await.expect(200);
+    assert!(
+        said["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("check with the carrier")),
+        "{said}"
+    );
+    assert!(
+        replay.requests().iter().all(|r| r.method != "DELETE"),
+        "no cancel reached DHL"
+    );
+    assert_eq!(
+        app.get(&path, token).await.expect(200)["status"],
+        "cancelled"
+    );
+    replay.assert_clean();
+}

@@ -116,6 +116,10 @@ async fn api_tokens_work_too_within_their_scopes() {
             "get_shipment",
             "get_shipment_document",
             "merge_documents",
+            "list_pickups",
+            "get_pickup",
+            "list_manifests",
+            "get_manifest",
             "list_shipment_notifications",
             "track",
             "find"

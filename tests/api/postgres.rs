@@ -186,7 +186,28 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
         .map(|s| format!("/orgs/{}/shipments/{}", org.id, id_of(s)))
         .collect();
     paths.push(test_page_that_failed(&app, &org).await);
+    // A pickup and a manifest (with its PDF) of a booked shipment.
+    let booked = app.book_shipment(&org, &id_of(&shipments[0])).await;
+    let carrier_id = booked["carrierSettings"]["carrierId"].clone();
+    app.post(
+        &format!("/orgs/{}/pickups", org.id),
+        &org.token,
+        json!({"carrierId": carrier_id, "date": "2031-03-04", "readyFrom": "09:00",
+               "readyUntil": "16:00", "senderAddressId": booked["senderAddressId"],
+               "shipmentIds": [id_of(&booked)]}),
+    )
+    .await
+    .expect(201);
+    app.post(
+        &format!("/orgs/{}/manifests", org.id),
+        &org.token,
+        json!({"carrierId": carrier_id}),
+    )
+    .await
+    .expect(201);
     for list in [
+        "pickups",
+        "manifests",
         "shipments",
         "carriers",
         "shipping-rules",
@@ -215,7 +236,15 @@ async fn copy_data_moves_an_installation_to_postgres_and_back_unchanged() {
     assert_eq!(counts["sender_addresses"], 2);
     assert_eq!(counts["events"], 2, "{counts:?}");
     assert_eq!(counts["print_jobs"], 1, "{counts:?}");
-    assert_eq!(counts["shipment_counts"], 1);
+    assert_eq!(
+        (
+            counts["pickups"],
+            counts["manifests"],
+            counts["manifest_shipments"]
+        ),
+        (1, 1, 1)
+    );
+    assert_eq!(counts["shipment_counts"], 2, "pending and processing");
     assert_eq!(counts["branding"], 1, "{counts:?}");
     assert!(stdout(&copied).contains("the row counts match"));
 

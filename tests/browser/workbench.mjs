@@ -74,7 +74,22 @@ async function look(page, name) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 1, `${name}: the page scrolls sideways by ${overflow}px on a phone`);
+  if (overflow > 1) {
+    // Name the widest elements, so that the failure says what to fix.
+    const wide = await page.evaluate(() => [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+      // What a scrolling box clips cannot widen the page, unless it is positioned outside it.
+      .filter((e) => {
+        if (['absolute', 'fixed'].includes(getComputedStyle(e).position)) return true;
+        for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+          if (getComputedStyle(a).overflowX !== 'visible') return false;
+        }
+        return true;
+      })
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${e.className}` : ''} (${Math.round(e.getBoundingClientRect().width)}px)`));
+    assert.fail(`${name}: the page scrolls sideways by ${overflow}px on a phone: ${wide.join(', ')}`);
+  }
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -685,14 +700,14 @@ async function main() {
     await page.getByLabel('Until').fill('16:00');
     await page.getByRole('button', { name: 'Book the pickup' }).click();
     await seeText(page, /Pickup booked for \d{4}-\d{2}-\d{2}: confirmation SBXPU\d{10}\./);
-    const booked = (await api('GET', '/pickups')).data[0];
-    assert.equal(booked.status, 'booked');
-    assert.equal(booked.shipmentIds.length, 1);
-    assert.equal(booked.note, 'Ring at the gate');
+    const pickedUp = (await api('GET', '/pickups')).data[0];
+    assert.equal(pickedUp.status, 'booked');
+    assert.equal(pickedUp.shipmentIds.length, 1);
+    assert.equal(pickedUp.note, 'Ring at the gate');
     await look(page, 'pickups');
-    await page.getByRole('button', { name: new RegExp(`^Cancel the pickup of .*${booked.confirmationNumber}`) }).click();
+    await page.getByRole('button', { name: new RegExp(`^Cancel the pickup of .*${pickedUp.confirmationNumber}`) }).click();
     await seeText(page, /Pickup cancelled\./);
-    assert.equal((await api('GET', `/pickups/${booked.id}`)).status, 'cancelled');
+    assert.equal((await api('GET', `/pickups/${pickedUp.id}`)).status, 'cancelled');
     ok('a pickup booked for a waiting shipment (its error shown in place first) and cancelled');
 
     // End of day: the sandbox carrier's day closed, its manifest opened as a PDF and printed.
@@ -703,9 +718,9 @@ async function main() {
     const manifest = (await api('GET', '/manifests')).data[0];
     assert.ok(manifest.shipmentCount > 0, 'the day had booked shipments');
     const pdfLink = page.getByRole('link', { name: new RegExp(`^PDF of the manifest of ${manifest.date}`) }).first();
-    const pdf = await page.request.get(`${BASE_URL}${await pdfLink.getAttribute('href')}`);
-    assert.equal(pdf.headers()['content-type'], 'application/pdf');
-    assert.equal((await pdf.body()).subarray(0, 5).toString(), '%PDF-', 'the manifest opens as a PDF');
+    const manifestPdf = await page.request.get(`${BASE_URL}${await pdfLink.getAttribute('href')}`);
+    assert.equal(manifestPdf.headers()['content-type'], 'application/pdf');
+    assert.equal((await manifestPdf.body()).subarray(0, 5).toString(), '%PDF-', 'the manifest opens as a PDF');
     const printedBefore = printer.jobs.length;
     await page.getByRole('button', { name: new RegExp(`^Print the manifest of ${manifest.date}`) }).first().click();
     await seeText(page, /The manifest is sent to the printer\./);

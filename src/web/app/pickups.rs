@@ -278,25 +278,11 @@ async fn choices(
             let carrier = s["carrierSettings"]["carrierId"]
                 .as_str()
                 .unwrap_or_default();
-            let receiver = s["parties"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|p| p["type"] == "receiver")
-                .map(|p| {
-                    format!(
-                        "{}, {}",
-                        p["name"].as_str().unwrap_or_default(),
-                        p["city"].as_str().unwrap_or_default()
-                    )
-                })
-                .unwrap_or_default();
             json!({
                 "id": s["id"],
                 "reference": s["reference"],
                 "carrier": names.get(carrier).copied().unwrap_or(carrier),
-                "receiver": receiver,
-                "parcels": s["parcels"].as_array().map_or(0, Vec::len),
+                "created": s["createdAt"].as_str().and_then(|t| t.get(..10)).unwrap_or_default(),
             })
         })
         .collect();

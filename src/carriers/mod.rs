@@ -266,6 +266,12 @@ pub trait CarrierAdapter: Send + Sync {
         })
     }
 
+    /// Whether the carrier's API cancels the pickups it books (else a pickup is cancelled in
+    /// Shipbase only, and the carrier is to be called).
+    fn cancels_pickups(&self) -> bool {
+        true
+    }
+
     /// Cancels the pickup the carrier confirmed as `confirmation_number`; `contact` is who
     /// asks (carriers that want a name get it). Done when the carrier had cancelled it already.
     fn cancel_pickup<'a>(

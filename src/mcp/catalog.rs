@@ -286,7 +286,7 @@ fn guidance(id: &str) -> Option<&'static str> {
             "Returns a resource link to the merged PDF (read it with resources/read to print or hand it on)."
         }
         "create_pickup" => {
-            "Books a driver with the carrier (UPS, DHL Express, DHL Parcel Germany, or the sandbox): give the carrierId, the date (YYYY-MM-DD), readyFrom and readyUntil (HH:MM, local), the senderAddressId, and the booked shipments to collect. Carriers charge for some pickups: a client that can show forms may first be asked to let the person confirm. A carrier without a pickup API is refused with invalid_state."
+            "Books a driver with the carrier (UPS, DHL Express, DHL Parcel Germany, PostNord for its booked domestic parcels, or the sandbox): give the carrierId, the date (YYYY-MM-DD), readyFrom and readyUntil (HH:MM, local), the senderAddressId, and the booked shipments to collect. Carriers charge for some pickups: a client that can show forms may first be asked to let the person confirm. A carrier without a pickup API is refused with invalid_state."
         }
         "cancel_pickup" => {
             "Cancels with the carrier when it booked the pickup; a pickup whose outcome is unknown is only marked cancelled, and the answer says to check with the carrier."

@@ -152,7 +152,7 @@ operations! {
         "Merge one type of document (labels, invoices, packing lists) of up to 100 shipments into one PDF, in the order given, for batch printing.";
 
     CREATE_PICKUP = "create_pickup", write(Shipments), Create,
-        "Book a carrier's driver to collect parcels at a sender address on a day between two times (carriers with a pickup API: UPS, DHL Express, DHL Parcel Germany); the carrier's confirmation number comes back.";
+        "Book a carrier's driver to collect parcels at a sender address on a day between two times (carriers with a pickup API: UPS, DHL Express, DHL Parcel Germany, PostNord); the carrier's confirmation number comes back.";
     LIST_PICKUPS = "list_pickups", read(Shipments), Read,
         "List pickups, newest first, with their status and the carrier's confirmation number.";
     GET_PICKUP = "get_pickup", read(Shipments), Read,

@@ -200,6 +200,11 @@ pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
         PickupStatus::Booked => {
             let number = pickup.confirmation_number.clone().unwrap_or_default();
             match &carrier {
+                Some(carrier) if !adapter_for(carrier)?.cancels_pickups() => format!(
+                    "pickup cancelled here; {} takes no cancellations through its API, so call \
+                     it to cancel booking {number}",
+                    carrier.fields.name
+                ),
                 Some(carrier) => {
                     let adapter = adapter_for(carrier)?;
                     adapter

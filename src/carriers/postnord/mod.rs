@@ -4,6 +4,7 @@
 //! parameter; hosts are atapi2.postnord.com (sandbox) and api2.postnord.com (production).
 
 mod answer;
+mod pickup;
 mod request;
 
 use super::{
@@ -146,6 +147,23 @@ impl CarrierAdapter for PostNord {
         true
     }
 
+    fn picks_up(&self, country: &str) -> bool {
+        pickup::COUNTRIES.contains(&country)
+    }
+
+    fn book_pickup<'a>(
+        &'a self,
+        env: &'a Env,
+        carrier: &'a CarrierRecord,
+        request: &'a super::pickup::PickupRequest<'a>,
+    ) -> BoxFuture<'a, Result<super::pickup::PickupBooking>> {
+        Box::pin(pickup::book(env, carrier, request))
+    }
+
+    fn cancels_pickups(&self) -> bool {
+        false
+    }
+
     fn tracks(&self) -> bool {
         true
     }
@@ -160,7 +178,7 @@ impl CarrierAdapter for PostNord {
     }
 }
 
-fn base(env: &Env, carrier: &CarrierRecord) -> String {
+pub(super) fn base(env: &Env, carrier: &CarrierRecord) -> String {
     api_base(&env.postnord_url, carrier, SANDBOX, PRODUCTION)
 }
 
@@ -196,7 +214,7 @@ async fn book(
     )
 }
 
-fn refusal(answer: &Answer) -> Error {
+pub(super) fn refusal(answer: &Answer) -> Error {
     let body = answer.json();
     let error = if body["errorResponse"].is_object() {
         &body["errorResponse"]

@@ -10,6 +10,7 @@ mod dhl_parcel_de_pickup;
 mod dhl_parcel_de_tracking;
 pub(crate) mod exactly_once;
 mod postnord;
+mod postnord_pickup;
 mod rates;
 pub(crate) mod replay;
 mod ups;

@@ -24,6 +24,11 @@ pub struct CarrierIn {
 }
 
 impl CarrierIn {
+    /// `<name> (<type>)`, as messages name a carrier.
+    pub fn named(&self) -> String {
+        format!("{} ({})", self.name, self.carrier_slug)
+    }
+
     /// The format its labels come in: `zpl` when `labelFormat` says so, else `pdf`.
     pub fn label_format(&self) -> &'static str {
         match self.config.get("labelFormat").and_then(Value::as_str) {

@@ -100,7 +100,7 @@ pub async fn create(
         let words: Vec<String> = refused.iter().map(|r| r.message.clone()).collect();
         return Err(Error::CarrierRejected(format!(
             "{} closed none of the {} shipments: {}",
-            carrier_name(&day.carrier),
+            day.carrier.fields.named(),
             day.shipments.len(),
             words.join("; ")
         )));
@@ -109,7 +109,7 @@ pub async fn create(
     let id = ids::new(ids::MANIFEST);
     let sheet = ManifestSheet {
         id: id.clone(),
-        carrier: carrier_name(&day.carrier),
+        carrier: day.carrier.fields.named(),
         date: day.date.clone(),
         organization: day.organization.clone(),
         collected_from: day.addresses.clone(),
@@ -237,10 +237,6 @@ pub async fn print(
     Ok(job)
 }
 
-fn carrier_name(carrier: &CarrierRecord) -> String {
-    format!("{} ({})", carrier.fields.name, carrier.fields.carrier_slug)
-}
-
 fn first_number(shipment: &ShipmentRecord) -> Option<String> {
     shipment
         .body
@@ -342,7 +338,7 @@ fn read_day(ctx: &Ctx, db: &store::Reader, org_id: &str, fields: &ManifestIn) ->
         };
         return Err(Error::InvalidState(format!(
             "{} has no booked shipments{when} left to close",
-            carrier_name(&carrier)
+            carrier.fields.named()
         )));
     }
     let mut addresses: Vec<String> = Vec::new();

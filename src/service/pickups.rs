@@ -52,7 +52,7 @@ pub async fn create(
     if !adapter.picks_up(&country) {
         return Err(Error::InvalidState(format!(
             "{} books no pickups through its API from {country}; book the pickup with {} directly",
-            carrier_name(&parts.carrier),
+            parts.carrier.fields.named(),
             parts.carrier.fields.name
         )));
     }
@@ -124,7 +124,7 @@ pub async fn create(
     if let Err(err) = &saved {
         let at_carrier = Error::CarrierUncertain(format!(
             "{} confirmed the pickup as {}, but it could not be saved: {err}",
-            carrier_name(&parts.carrier),
+            parts.carrier.fields.named(),
             booked.confirmation_number.as_deref().unwrap_or_default()
         ));
         give_up(ctx, &pickup, &at_carrier).await;
@@ -259,11 +259,6 @@ fn adapter_for(carrier: &CarrierRecord) -> Result<Box<dyn carriers::CarrierAdapt
             carrier.fields.carrier_slug
         ))
     })
-}
-
-/// `<name> (<slug>)`, as refusals name a carrier.
-fn carrier_name(carrier: &CarrierRecord) -> String {
-    format!("{} ({})", carrier.fields.name, carrier.fields.carrier_slug)
 }
 
 /// Reads and checks what the pickup names: every field error at once.

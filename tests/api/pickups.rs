@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::{
     fixtures::{Shop, assert_id, assert_timestamp, id_of, parcel_body},
+    helpers::error_fields,
     printers::{LOOPBACK, RawPrinter, create_printer, jobs_until},
     receiver::Receiver,
 };
@@ -125,12 +126,7 @@ async fn a_pickup_body_is_checked_field_by_field() {
         .post(&pickups(&shop), &shop.org.token, body)
         .await
         .expect(400);
-    let fields: Vec<&str> = problem["errors"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{problem}"))
-        .iter()
-        .filter_map(|e| e["field"].as_str())
-        .collect();
+    let fields = error_fields(&problem);
     assert_eq!(
         fields,
         ["date", "readyUntil", "shipmentIds[0]", "shipmentIds[1]"],
@@ -148,12 +144,7 @@ async fn a_pickup_body_is_checked_field_by_field() {
         .post(&pickups(&shop), &shop.org.token, body)
         .await
         .expect(400);
-    let fields: Vec<&str> = problem["errors"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{problem}"))
-        .iter()
-        .filter_map(|e| e["field"].as_str())
-        .collect();
+    let fields = error_fields(&problem);
     assert_eq!(fields, ["carrierId", "readyUntil"], "{problem}");
     // Nothing was written.
     let list = shop

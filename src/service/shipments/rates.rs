@@ -247,8 +247,8 @@ async fn ask(
         return Err(refusal(
             "no_rating_api",
             format!(
-                "{} ({}) has no rating API; its prices are not known to Shipbase",
-                fields.name, fields.carrier_slug
+                "{} has no rating API; its prices are not known to Shipbase",
+                fields.named()
             ),
         ));
     };

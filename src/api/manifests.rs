@@ -1,4 +1,4 @@
-//! End of day: /orgs/{orgId}/manifests (DESIGN §22).
+//! End of day: /orgs/{orgId}/manifests.
 
 use poem::web::Data;
 use poem_openapi::{OpenApi, param::Path, payload::Json};

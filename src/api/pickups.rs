@@ -1,4 +1,4 @@
-//! Pickups: /orgs/{orgId}/pickups (DESIGN §22).
+//! Pickups: /orgs/{orgId}/pickups.
 
 use poem::web::Data;
 use poem_openapi::{OpenApi, param::Path, payload::Json};

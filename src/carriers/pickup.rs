@@ -23,16 +23,7 @@ pub struct PickupRequest<'a> {
 }
 
 impl PickupRequest<'_> {
-    /// Parcels to collect (at least one).
-    pub fn parcel_count(&self) -> usize {
-        self.shipments
-            .iter()
-            .map(|s| s.body.parcels.len().max(1))
-            .sum::<usize>()
-            .max(1)
-    }
-
-    /// Their total weight in kilograms (at least 0.1).
+    /// The total weight of the parcels to collect, in kilograms (at least 0.1).
     pub fn total_weight_kg(&self) -> f64 {
         let kg: f64 = self
             .shipments

@@ -1,4 +1,4 @@
-//! Manifests (DESIGN §22): the end-of-day close of a carrier's booked shipments, with the
+//! Manifests: the end-of-day close of a carrier's booked shipments, with the
 //! carrier's own close call where it has one, and the A4 list the driver signs.
 
 use poem_openapi::{Object, types::Base64};

@@ -1,4 +1,4 @@
-//! Pickups (DESIGN §22): a driver of a carrier coming to a sender address on a day, between two
+//! Pickups: a driver of a carrier coming to a sender address on a day, between two
 //! times, to collect booked shipments; booked with the carrier's pickup API, and its
 //! confirmation number kept.
 

@@ -1,4 +1,4 @@
-//! End of day (DESIGN §22): a manifest closes a carrier's booked shipments that no manifest
+//! End of day: a manifest closes a carrier's booked shipments that no manifest
 //! holds yet (of one booking day when a date is given): the carrier's own close call where it
 //! has one, then the A4 list the driver signs, written with the shipments it closes in one
 //! transaction, so that no shipment is in two manifests.
@@ -118,10 +118,9 @@ pub async fn create(
         rows,
     };
     let (content, parcel_count, total_weight) = crate::blocking::run(move || {
-        let parcels = sheet.rows.iter().filter(|r| r.refused.is_none()).count();
         Ok((
             carriers::customs::manifest::pdf(&sheet)?,
-            parcels,
+            sheet.parcel_count(),
             sheet.total_weight(),
         ))
     })
@@ -279,18 +278,16 @@ fn rows_of(shipment: &ShipmentRecord, refused: Option<String>) -> Vec<Row> {
         .collect()
 }
 
-/// The day a shipment was booked, at its sender (the zone of the sender party's country and
-/// postcode), from when its booking finished.
-fn booked_on(shipment: &ShipmentRecord, finished_at: &str) -> Option<jiff::civil::Date> {
-    let sender = shipment.body.parties.iter().find(|p| p.kind == "sender")?;
-    let at = time::parse(finished_at)?;
-    Some(
-        timezone::local(
-            at,
-            timezone::zone_of(&sender.country_code, &sender.postal_code),
-        )
-        .date(),
-    )
+/// The day it is at `at` where the shipment leaves (the zone of its sender party's country and
+/// postcode).
+fn day_at_sender(shipment: &ShipmentRecord, at: time::Timestamp) -> Option<jiff::civil::Date> {
+    let sender = sender_of(shipment)?;
+    let zone = timezone::zone_of(&sender.country_code, &sender.postal_code);
+    Some(timezone::local(at, zone).date())
+}
+
+fn sender_of(shipment: &ShipmentRecord) -> Option<&crate::model::shipment::Party> {
+    shipment.body.parties.iter().find(|p| p.kind == "sender")
 }
 
 fn read_day(ctx: &Ctx, db: &store::Reader, org_id: &str, fields: &ManifestIn) -> Result<Day> {
@@ -304,34 +301,15 @@ fn read_day(ctx: &Ctx, db: &store::Reader, org_id: &str, fields: &ManifestIn) ->
         })?;
     let organization = store::orgs::get(db, org_id)?.ok_or(Error::NotFound)?.name;
     let wanted = fields.date.as_deref().and_then(parse_date);
-    let mut shipments = Vec::new();
-    let mut first_day = None;
-    for (shipment, finished_at) in store::manifests::unclosed(db, org_id, &carrier.id)? {
-        let day = booked_on(&shipment, &finished_at);
-        if wanted.is_some() && day != wanted {
-            continue;
-        }
-        first_day = first_day.or(day);
-        shipments.push(shipment);
-    }
-    let date = match (&fields.date, first_day) {
-        (Some(date), _) => date.clone(),
-        // Today at the first shipment's sender.
-        (None, Some(_)) => shipments
-            .first()
-            .and_then(|s| s.body.parties.iter().find(|p| p.kind == "sender"))
-            .map(|p| {
-                timezone::local(
-                    ctx.clock.now(),
-                    timezone::zone_of(&p.country_code, &p.postal_code),
-                )
-                .date()
-                .to_string()
-            })
-            .unwrap_or_default(),
-        (None, None) => String::new(),
-    };
-    if shipments.is_empty() {
+    let shipments: Vec<ShipmentRecord> = store::manifests::unclosed(db, org_id, &carrier.id)?
+        .into_iter()
+        .filter(|(shipment, finished_at)| {
+            wanted.is_none()
+                || time::parse(finished_at).and_then(|at| day_at_sender(shipment, at)) == wanted
+        })
+        .map(|(shipment, _)| shipment)
+        .collect();
+    let Some(first) = shipments.first() else {
         let when = match &fields.date {
             Some(date) => format!(" booked on {date}"),
             None => String::new(),
@@ -340,10 +318,17 @@ fn read_day(ctx: &Ctx, db: &store::Reader, org_id: &str, fields: &ManifestIn) ->
             "{} has no booked shipments{when} left to close",
             carrier.fields.named()
         )));
-    }
+    };
+    // Without a date, the manifest is dated today where the first shipment leaves.
+    let date = match &fields.date {
+        Some(date) => date.clone(),
+        None => day_at_sender(first, ctx.clock.now())
+            .map(|d| d.to_string())
+            .unwrap_or_default(),
+    };
     let mut addresses: Vec<String> = Vec::new();
     for shipment in &shipments {
-        if let Some(p) = shipment.body.parties.iter().find(|p| p.kind == "sender") {
+        if let Some(p) = sender_of(shipment) {
             let line = format!(
                 "{}, {}, {} {}, {}",
                 p.name, p.address1, p.postal_code, p.city, p.country_code

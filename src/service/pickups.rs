@@ -1,4 +1,4 @@
-//! Pickups (DESIGN §22): a carrier's driver booked to collect parcels. A pickup is written
+//! Pickups: a carrier's driver booked to collect parcels. A pickup is written
 //! `requesting` before the carrier is asked, with its id as the carrier's reference, so that the
 //! carrier is asked once whatever fails: a refusal removes it (nothing was booked), a
 //! confirmation makes it `booked`, and an answer that never came leaves it `unknown` for a person
@@ -200,17 +200,20 @@ pub async fn cancel(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
         PickupStatus::Booked => {
             let number = pickup.confirmation_number.clone().unwrap_or_default();
             match &carrier {
-                Some(carrier) if !adapter_for(carrier)?.cancels_pickups() => format!(
-                    "pickup cancelled here; {} takes no cancellations through its API, so call \
-                     it to cancel booking {number}",
-                    carrier.fields.name
-                ),
                 Some(carrier) => {
                     let adapter = adapter_for(carrier)?;
-                    adapter
-                        .cancel_pickup(&ctx.carriers, carrier, &number, &contact)
-                        .await?;
-                    "pickup cancelled".to_string()
+                    if adapter.cancels_pickups() {
+                        adapter
+                            .cancel_pickup(&ctx.carriers, carrier, &number, &contact)
+                            .await?;
+                        "pickup cancelled".to_string()
+                    } else {
+                        format!(
+                            "pickup cancelled here; {} takes no cancellations through its API, \
+                             so call it to cancel booking {number}",
+                            carrier.fields.name
+                        )
+                    }
                 }
                 None => format!(
                     "pickup cancelled here; its carrier no longer exists in Shipbase, so call the \

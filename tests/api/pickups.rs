@@ -20,6 +20,22 @@ fn manifests(shop: &Shop) -> String {
     format!("/orgs/{}/manifests", shop.org.id)
 }
 
+/// POST …/manifests for the shop's carrier, with the owner's token.
+async fn close_day(shop: &Shop) -> crate::helpers::Reply {
+    shop.app
+        .post(
+            &manifests(shop),
+            &shop.org.token,
+            json!({"carrierId": id_of(&shop.carrier)}),
+        )
+        .await
+}
+
+/// A list (`pickups` or `manifests`) as the owner reads it.
+async fn listed(shop: &Shop, path: &str) -> Value {
+    shop.app.get(path, &shop.org.token).await.expect(200)
+}
+
 fn pickup_body(shop: &Shop, shipment_ids: &[&str]) -> Value {
     json!({
         "carrierId": id_of(&shop.carrier),
@@ -85,11 +101,7 @@ async fn a_pickup_is_booked_listed_and_cancelled_with_its_confirmation() {
     let path = format!("{}/{}", pickups(&shop), id_of(&pickup));
     let got = shop.app.get(&path, &shop.org.token).await.expect(200);
     assert_eq!(got, pickup);
-    let list = shop
-        .app
-        .get(&pickups(&shop), &shop.org.token)
-        .await
-        .expect(200);
+    let list = listed(&shop, &pickups(&shop)).await;
     assert_eq!(
         (list["total"].clone(), list["data"][0].clone()),
         (json!(1), pickup.clone())
@@ -147,11 +159,7 @@ async fn a_pickup_body_is_checked_field_by_field() {
     let fields = error_fields(&problem);
     assert_eq!(fields, ["carrierId", "readyUntil"], "{problem}");
     // Nothing was written.
-    let list = shop
-        .app
-        .get(&pickups(&shop), &shop.org.token)
-        .await
-        .expect(200);
+    let list = listed(&shop, &pickups(&shop)).await;
     assert_eq!(list["total"], 0);
 }
 
@@ -178,11 +186,7 @@ async fn a_carrier_without_a_pickup_api_is_refused_by_name() {
         problem["detail"],
         "Our van (manual) books no pickups through its API from DK; book the pickup with Our van directly"
     );
-    let list = shop
-        .app
-        .get(&pickups(&shop), &shop.org.token)
-        .await
-        .expect(200);
+    let list = listed(&shop, &pickups(&shop)).await;
     assert_eq!(list["total"], 0);
 }
 
@@ -218,15 +222,7 @@ async fn the_end_of_day_closes_each_booked_shipment_once_with_a_pdf_of_totals() 
         .set_shipment_status(&shop.org, &id_of(&cancelled), "cancelled")
         .await;
 
-    let manifest = shop
-        .app
-        .post(
-            &manifests(&shop),
-            &shop.org.token,
-            json!({"carrierId": id_of(&shop.carrier)}),
-        )
-        .await
-        .expect(201);
+    let manifest = close_day(&shop).await.expect(201);
     assert_id(&manifest["id"], "mfst");
     assert_eq!(
         (
@@ -277,35 +273,15 @@ async fn the_end_of_day_closes_each_booked_shipment_once_with_a_pdf_of_totals() 
     assert!(!text.contains("EOD-3"), "{text}");
 
     // Closed once: the next close finds nothing left.
-    let again = shop
-        .app
-        .post(
-            &manifests(&shop),
-            &shop.org.token,
-            json!({"carrierId": id_of(&shop.carrier)}),
-        )
-        .await
-        .expect(409);
+    let again = close_day(&shop).await.expect(409);
     assert_eq!(
         again["detail"],
         "Sandbox Carrier (sandbox) has no booked shipments left to close"
     );
     let third = booked(&shop, "EOD-4", 1).await;
-    let later = shop
-        .app
-        .post(
-            &manifests(&shop),
-            &shop.org.token,
-            json!({"carrierId": id_of(&shop.carrier)}),
-        )
-        .await
-        .expect(201);
+    let later = close_day(&shop).await.expect(201);
     assert_eq!(later["shipmentIds"], json!([id_of(&third)]));
-    let list = shop
-        .app
-        .get(&manifests(&shop), &shop.org.token)
-        .await
-        .expect(200);
+    let list = listed(&shop, &manifests(&shop)).await;
     assert_eq!(
         crate::fixtures::page_ids(&list),
         [id_of(&later), id_of(&manifest)]
@@ -348,15 +324,7 @@ async fn a_manifest_of_a_date_takes_only_that_days_bookings() {
         .await
         .expect(400);
     assert_eq!(bad["errors"][0]["field"], "date");
-    let today = shop
-        .app
-        .post(
-            &manifests(&shop),
-            &shop.org.token,
-            json!({"carrierId": id_of(&shop.carrier)}),
-        )
-        .await
-        .expect(201);
+    let today = close_day(&shop).await.expect(201);
     let date = today["date"].as_str().unwrap_or_default().to_string();
     assert_eq!(date.len(), 10, "{today}");
     let unknown = shop
@@ -375,15 +343,7 @@ async fn a_manifest_of_a_date_takes_only_that_days_bookings() {
 async fn a_manifest_prints_on_a_pdf_printer() {
     let shop = Shop::with_config(LOOPBACK).await;
     booked(&shop, "PRINT-1", 1).await;
-    let manifest = shop
-        .app
-        .post(
-            &manifests(&shop),
-            &shop.org.token,
-            json!({"carrierId": id_of(&shop.carrier)}),
-        )
-        .await
-        .expect(201);
+    let manifest = close_day(&shop).await.expect(201);
     let socket = RawPrinter::start().await;
     let printer = create_printer(
         &shop,
@@ -458,15 +418,7 @@ async fn pickup_and_manifest_events_reach_webhooks() {
         )
         .await
         .expect(200);
-    let manifest = shop
-        .app
-        .post(
-            &manifests(&shop),
-            &shop.org.token,
-            json!({"carrierId": id_of(&shop.carrier)}),
-        )
-        .await
-        .expect(201);
+    let manifest = close_day(&shop).await.expect(201);
     let got: Vec<Value> = receiver
         .wait_for("/hook", 3)
         .await

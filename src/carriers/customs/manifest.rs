@@ -1,4 +1,4 @@
-//! The end-of-day manifest (DESIGN §22): an A4 list of what a carrier's driver takes, one row
+//! The end-of-day manifest: an A4 list of what a carrier's driver takes, one row
 //! per parcel with its shipment, receiver, tracking number and weight, the totals, and lines for
 //! the driver's and the shop's signatures.
 
@@ -50,6 +50,11 @@ impl ManifestSheet {
         self.rows.iter().filter(|r| r.refused.is_none())
     }
 
+    /// How many parcels were closed.
+    pub fn parcel_count(&self) -> usize {
+        self.closed().count()
+    }
+
     /// The closed parcels' weights added, in kilograms (to the gram).
     pub fn total_weight(&self) -> f64 {
         let kg: f64 = self.closed().map(|r| r.weight_kg).sum();
@@ -63,7 +68,7 @@ impl ManifestSheet {
         format!(
             "Total: {}, {}, {} kg",
             plural(self.shipment_count, "shipment", "shipments"),
-            plural(self.closed().count(), "parcel", "parcels"),
+            plural(self.parcel_count(), "parcel", "parcels"),
             display_weight(self.total_weight())
         )
     }

@@ -1,4 +1,4 @@
-//! End of day (DESIGN §20, §22): close a carrier's day (its booked shipments not in a manifest
+//! End of day: close a carrier's day (its booked shipments not in a manifest
 //! yet), see the manifests, open or print their PDF; through the same `create_manifest`,
 //! `get_manifest` and `print_manifest` operations as REST and MCP.
 
@@ -10,31 +10,27 @@ use poem::{
     http::header,
     web::{Data, Path, Query},
 };
-use poem_openapi::types::ToJSON;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Desk, form_values, is_refusal};
+use super::{
+    Desk, form_values, is_refusal,
+    pickups::{CarrierChoices, PageOnly},
+};
 use crate::{
     error::Error,
     model::manifest::{ManifestIn, ManifestPrintIn},
-    service::{Ctx, Input, PageParams, carriers, manifests, operations as ops, printers},
+    service::{Ctx, Input, PageParams, manifests, operations as ops, printers},
     web::page::{see_other, to_value},
 };
 
 const PATH: &str = "end-of-day";
-
-#[derive(Debug, Default, Deserialize)]
-pub struct ListParams {
-    page: Option<String>,
-}
 
 #[handler]
 pub async fn show(
     req: &Request,
     Data(ctx): Data<&Ctx>,
     Path(org): Path<String>,
-    Query(params): Query<ListParams>,
+    Query(params): Query<PageOnly>,
 ) -> Response {
     let mut desk = match Desk::open(req, ctx, &org).await {
         Ok(desk) => desk,
@@ -168,25 +164,10 @@ async fn page(
         Err(err) => return desk.refused(req, err),
     };
     let may_close = desk.may(&ops::CREATE_MANIFEST);
-    let carriers: Vec<Value> =
-        match carriers::list(ctx, &desk.actor, &desk.org_id, PageParams::first(100)).await {
-            Ok(page) => page
-                .data
-                .into_iter()
-                .map(|c| json!({"value": c.carrier.id, "label": c.carrier.fields.name}))
-                .collect(),
-            Err(err) if is_refusal(&err) => Vec::new(),
-            Err(err) => return desk.refused(req, err),
-        };
-    let names: BTreeMap<&str, &str> = carriers
-        .iter()
-        .map(|c| {
-            (
-                c["value"].as_str().unwrap_or_default(),
-                c["label"].as_str().unwrap_or_default(),
-            )
-        })
-        .collect();
+    let carriers = match CarrierChoices::of(ctx, desk).await {
+        Ok(carriers) => carriers,
+        Err(err) => return desk.refused(req, err),
+    };
     let printers: Vec<Value> = if desk.may(&ops::PRINT_MANIFEST) && desk.may(&ops::LIST_PRINTERS) {
         printers::list(ctx, &desk.actor, &desk.org_id, PageParams::first(100))
             .await
@@ -208,7 +189,7 @@ async fn page(
             json!({
                 "id": m.id,
                 "date": m.date,
-                "carrier": names.get(m.carrier_id.as_str()).copied().unwrap_or(&m.carrier_id),
+                "carrier": carriers.name(&m.carrier_id),
                 "shipments": m.shipment_count,
                 "parcels": m.parcel_count,
                 "weight": crate::carriers::label::display_weight(m.total_weight),
@@ -217,8 +198,7 @@ async fn page(
             })
         })
         .collect();
-    let page_json = list.to_json().unwrap_or_default();
-    let page_info = json!({"page": page_json["page"], "limit": page_json["limit"], "total": page_json["total"]});
+    let page_info = json!({"page": list.page, "limit": list.limit, "total": list.total});
     let notice = desk.visit.take_notice(req);
     desk.render(
         req,
@@ -228,7 +208,7 @@ async fn page(
             manifests => to_value(json!(rows)),
             page => to_value(page_info),
             keep => "",
-            carriers => to_value(json!(carriers)),
+            carriers => to_value(json!(carriers.options)),
             printers => to_value(json!(printers)),
             values => to_value(json!(values)),
             errors => to_value(json!(errors)), general => errors.get(""),

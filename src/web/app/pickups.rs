@@ -1,4 +1,4 @@
-//! Pickups (DESIGN §20, §22): book a carrier's driver for the booked shipments waiting to leave,
+//! Pickups: book a carrier's driver for the booked shipments waiting to leave,
 //! see the pickups with their confirmation numbers, cancel one; through the same
 //! `create_pickup` and `cancel_pickup` operations as REST and MCP.
 
@@ -26,9 +26,43 @@ use crate::{
 
 const PATH: &str = "pickups";
 
+/// `?page=` of a page with one paged list.
 #[derive(Debug, Default, Deserialize)]
-pub struct ListParams {
-    page: Option<String>,
+pub struct PageOnly {
+    pub(super) page: Option<String>,
+}
+
+/// The organization's carriers: the options of a select, and their names by id.
+pub(super) struct CarrierChoices {
+    pub options: Vec<Value>,
+    names: BTreeMap<String, String>,
+}
+
+impl CarrierChoices {
+    /// The carriers the role may see (none when it may not list them).
+    pub async fn of(ctx: &Ctx, desk: &Desk) -> crate::error::Result<CarrierChoices> {
+        let page =
+            match carriers::list(ctx, &desk.actor, &desk.org_id, PageParams::first(100)).await {
+                Ok(page) => page.data,
+                Err(err) if is_refusal(&err) => Vec::new(),
+                Err(err) => return Err(err),
+            };
+        // Newest first, as the list gives them.
+        let options = page
+            .iter()
+            .map(|c| json!({"value": c.carrier.id, "label": c.carrier.fields.name}))
+            .collect();
+        let names = page
+            .into_iter()
+            .map(|c| (c.carrier.id, c.carrier.fields.name))
+            .collect();
+        Ok(CarrierChoices { options, names })
+    }
+
+    /// The name of carrier `id` (its id when it is not known).
+    pub fn name<'a>(&'a self, id: &'a str) -> &'a str {
+        self.names.get(id).map_or(id, String::as_str)
+    }
 }
 
 #[handler]
@@ -36,7 +70,7 @@ pub async fn show(
     req: &Request,
     Data(ctx): Data<&Ctx>,
     Path(org): Path<String>,
-    Query(params): Query<ListParams>,
+    Query(params): Query<PageOnly>,
 ) -> Response {
     let mut desk = match Desk::open(req, ctx, &org).await {
         Ok(desk) => desk,
@@ -171,23 +205,18 @@ async fn page(
         Err(err) => return desk.refused(req, err),
     };
     let may_book = desk.may(&ops::CREATE_PICKUP);
-    let (carriers, addresses, waiting) = if may_book {
-        match choices(ctx, desk).await {
+    let carriers = match CarrierChoices::of(ctx, desk).await {
+        Ok(carriers) => carriers,
+        Err(err) => return desk.refused(req, err),
+    };
+    let (addresses, waiting) = if may_book {
+        match choices(ctx, desk, &carriers).await {
             Ok(found) => found,
             Err(err) => return desk.refused(req, err),
         }
     } else {
-        (Vec::new(), Vec::new(), Vec::new())
+        (Vec::new(), Vec::new())
     };
-    let names: BTreeMap<String, String> = carriers
-        .iter()
-        .map(|c| {
-            (
-                c["value"].as_str().unwrap_or_default().to_string(),
-                c["label"].as_str().unwrap_or_default().to_string(),
-            )
-        })
-        .collect();
     let rows: Vec<Value> = list["data"]
         .as_array()
         .into_iter()
@@ -195,12 +224,7 @@ async fn page(
         .map(|p| {
             let carrier = p["carrierId"].as_str().unwrap_or_default();
             let mut row = p.clone();
-            row["carrierName"] = json!(
-                names
-                    .get(carrier)
-                    .cloned()
-                    .unwrap_or_else(|| carrier.to_string())
-            );
+            row["carrierName"] = json!(carriers.name(carrier));
             row["open"] = json!(p["status"] != "cancelled");
             row
         })
@@ -214,7 +238,7 @@ async fn page(
             pickups => to_value(json!(rows)),
             page => to_value(list),
             keep => "",
-            carriers => to_value(json!(carriers)),
+            carriers => to_value(json!(carriers.options)),
             addresses => to_value(json!(addresses)),
             waiting => to_value(json!(waiting)),
             values => to_value(json!(values)),
@@ -225,18 +249,13 @@ async fn page(
     )
 }
 
-/// The carriers and sender addresses to choose from, and the booked shipments that have not
-/// left yet (newest first, at most 100).
+/// The sender addresses to choose from, and the booked shipments that have not left yet
+/// (newest first, at most 100).
 async fn choices(
     ctx: &Ctx,
     desk: &Desk,
-) -> crate::error::Result<(Vec<Value>, Vec<Value>, Vec<Value>)> {
-    let carriers = carriers::list(ctx, &desk.actor, &desk.org_id, PageParams::first(100))
-        .await?
-        .data
-        .into_iter()
-        .map(|c| json!({"value": c.carrier.id, "label": c.carrier.fields.name}))
-        .collect::<Vec<_>>();
+    carriers: &CarrierChoices,
+) -> crate::error::Result<(Vec<Value>, Vec<Value>)> {
     let addresses =
         sender_addresses::list(ctx, &desk.actor, &desk.org_id, PageParams::first(100))
             .await?
@@ -246,7 +265,7 @@ async fn choices(
                 json!({"value": a.id,
                        "label": format!("{}, {} {}", a.fields.name, a.fields.zipcode, a.fields.city)})
             })
-            .collect::<Vec<_>>();
+            .collect();
     let query = ListQuery {
         page: PageParams::first(100),
         status: Some(ShipmentStatus::Processing.as_str().to_string()),
@@ -257,34 +276,18 @@ async fn choices(
         search: None,
         carrier_id: None,
     };
-    let names: BTreeMap<&str, &str> = carriers
-        .iter()
-        .map(|c| {
-            (
-                c["value"].as_str().unwrap_or_default(),
-                c["label"].as_str().unwrap_or_default(),
-            )
-        })
-        .collect();
     let waiting = shipments::list(ctx, &desk.actor, &desk.org_id, query)
         .await?
-        .to_json()
-        .unwrap_or_default();
-    let waiting = waiting["data"]
-        .as_array()
+        .data
         .into_iter()
-        .flatten()
         .map(|s| {
-            let carrier = s["carrierSettings"]["carrierId"]
-                .as_str()
-                .unwrap_or_default();
             json!({
-                "id": s["id"],
-                "reference": s["reference"],
-                "carrier": names.get(carrier).copied().unwrap_or(carrier),
-                "created": s["createdAt"].as_str().and_then(|t| t.get(..10)).unwrap_or_default(),
+                "id": s.id,
+                "reference": s.reference,
+                "carrier": carriers.name(&s.carrier_settings.carrier_id),
+                "created": s.created_at.get(..10).unwrap_or_default(),
             })
         })
         .collect();
-    Ok((carriers, addresses, waiting))
+    Ok((addresses, waiting))
 }

@@ -11,7 +11,9 @@ the start-up time on the 1M-shipment database. Writes benches/results.md.
 Environment: BIN (the binary), SECONDS_PER_RUN (default 10), CONNECTIONS (default 64),
 LARGE (shipments of the large organization, default 1000000), OUT (default benches/results.md),
 CEILING (a file holding the sqlite_ceiling output), POSTGRES (a PostgreSQL server's URL: adds
-the PostgreSQL rows, one and two server processes on one database).
+the PostgreSQL rows, one and two server processes on one database), ROWS (where to keep the
+measured rows as JSON), BEFORE (the ROWS file of an earlier run, of the binary before a change:
+each row then shows both figures). What follows "## Earlier measurements" in OUT is kept.
 """
 
 import json
@@ -26,6 +28,8 @@ import sys
 import tempfile
 import threading
 import time
+import http.cookiejar
+import urllib.parse
 import urllib.request
 
 BIN = os.environ["BIN"]
@@ -35,6 +39,9 @@ LARGE = int(os.environ.get("LARGE", "1000000"))
 OUT = os.environ.get("OUT", "benches/results.md")
 CEILING = os.environ.get("CEILING", "")
 POSTGRES = os.environ.get("POSTGRES", "")
+ROWS = os.environ.get("ROWS", "")
+BEFORE = json.load(open(os.environ["BEFORE"])) if os.environ.get("BEFORE") else None
+EARLIER = "## Earlier measurements"
 WORK = tempfile.mkdtemp(prefix="shipbase-bench-")
 DATA = os.path.join(WORK, "data")
 
@@ -92,11 +99,31 @@ class Server:
         self.proc.wait(timeout=60)
 
 
-def cli(*args, data=None, env=None):
+def cli(*args, data=None, env=None, stdin=None):
     out = subprocess.run([BIN, *args, "--data-dir", data or DATA], cwd=WORK, check=True,
-                         capture_output=True, text=True,
+                         capture_output=True, text=True, input=stdin,
                          env={**os.environ, "SHIPBASE_LOG__LEVEL": "warn", **(env or {})})
     return out.stdout
+
+
+def signed_in(server, email, password):
+    """The session cookie of `email` signed in to the workbench."""
+    cli("user", "set-password", "--email", email, "--password-stdin", stdin=password + "\n")
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(server.base + "/login").read().decode()
+    csrf = re.search(r'name="csrf_token" value="([^"]*)"', page).group(1)
+    form = urllib.parse.urlencode({"csrf_token": csrf, "email": email, "password": password})
+    opener.open(server.base + "/login", data=form.encode())
+    session = next(c.value for c in jar if c.name == "shipbase_session")
+    return f"shipbase_session={session}"
+
+
+def page_lua(name, cookie):
+    path = os.path.join(WORK, name)
+    with open(path, "w") as f:
+        f.write(f'wrk.headers["Cookie"] = "{cookie}"\n')
+    return path
 
 
 def new_org(slug, data=None, env=None):
@@ -289,6 +316,11 @@ def main():
         script = lua(f"list_{slug}.lua", small_token)
         rows[f"list_{slug}"] = measured(server, lambda: wrk(
             f"{server.base}/orgs/{small_org}/shipments", script))
+    print("== the workbench's shipments page of 50, 1M shipments", flush=True)
+    cookie = signed_in(server, "large@example.com", "bench-password-1")
+    page = page_lua("workbench.lua", cookie)
+    rows["workbench"] = measured(server, lambda: wrk(
+        f"{server.base}/app/{small_org}/shipments", page))
     server.stop()
 
     print("== start-up on the large database", flush=True)
@@ -308,7 +340,7 @@ def main():
     if POSTGRES:
         rows["postgres"] = postgres_rows(POSTGRES)
     rows["ceiling"] = ceiling
-    with open(os.path.join(WORK, "rows.json"), "w") as f:
+    with open(ROWS or os.path.join(WORK, "rows.json"), "w") as f:
         json.dump(rows, f, indent=1)
     write(rows)
     print(open(OUT).read())
@@ -395,7 +427,7 @@ def postgres_rows(server_url):
     return rows
 
 
-def postgres_lines(rows, sqlite_rows, line):
+def postgres_lines(rows, sqlite_rows, line, header):
     if not rows:
         return []
     pg = rows
@@ -412,8 +444,8 @@ def postgres_lines(rows, sqlite_rows, line):
         "so a second process cannot add CPU for reads (gets and lists are slower, not faster); "
         "writes gain because the two writers' batches fill each other's round-trip waits.",
         "",
-        "| work | req/s | p50 | p99 | peak RSS MB | vs HTTP | vs SQLite row | target | met |",
-        "|-|-|-|-|-|-|-|-|-|",
+        header[0].replace("vs SQLite |", "vs SQLite row |"),
+        header[1],
     ] + [
         line(f"{label}, {n}", pg[f"{kind}_{k}"], "–", True, sqlite_rows[sqlite_kind]["rps"])
         for kind, sqlite_kind, label in (("create", "create_full", "create shipment"),
@@ -435,47 +467,78 @@ def write(rows):
     def ratio(value, ceiling):
         return f"{value / ceiling:.2f}" if ceiling else "–"
 
-    def line(work, r, target, met, sqlite=None):
-        return (f"| {work} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rss']:.0f} | "
-                f"{ratio(r['rps'], health)} | {ratio(r['rps'], sqlite)} | {target} | "
-                f"{'yes' if met else 'no'} |")
+    def before_of(r):
+        """The same row of the run before the change (BEFORE), found by identity."""
+        if BEFORE is None:
+            return None
+        for key, value in rows.items():
+            if value is r:
+                return BEFORE.get(key)
+            if key == "postgres" and isinstance(value, dict):
+                for k, v in value.items():
+                    if v is r:
+                        return (BEFORE.get("postgres") or {}).get(k)
+        return None
 
+    def line(work, r, target, met, sqlite=None):
+        cells = (f"| {work} | {r['rps']:,.0f} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rss']:.0f} | "
+                 f"{ratio(r['rps'], health)} | {ratio(r['rps'], sqlite)} | {target} | "
+                 f"{'yes' if met else 'no'} |")
+        if BEFORE is not None:
+            b = before_of(r)
+            cells += (f" {b['rps']:,.0f} | {ratio(b['rps'], BEFORE['health']['rps'])} |"
+                      if b else " – | – |")
+        return cells
+
+    extra = " before req/s | before vs HTTP |" if BEFORE is not None else ""
+    rule = "-|-|" if BEFORE is not None else ""
+    header = [f"| work | req/s | p50 | p99 | peak RSS MB | vs HTTP | vs SQLite | target | met |{extra}",
+              f"|-|-|-|-|-|-|-|-|-|{rule}"]
     l10, l1m = rows["list_small"], rows["list_large"]
     fixed = rows["create_fixed"]
     book = rows["book"]
+    bench = rows["workbench"]
+    share = lambda r: r["rps"] / health  # noqa: E731
     text = [
         "# Benchmark results",
         "",
         f"Written by `benches/run.sh` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. "
         f"Machine: {machine()}. Each closed-loop row is wrk with 2 threads and {CONNECTIONS} "
         f"connections for {SECONDS} s; latencies in ms. \"vs HTTP\" is the share of the "
-        "`GET /health` rate (the HTTP ceiling of this machine), \"vs SQLite\" the multiple of the "
+        "`GET /health` rate (the HTTP ceiling of this machine, measured in the same run), the "
+        "measure of the targets; \"vs SQLite\" the multiple of the "
         "raw SQLite insert ceiling at the same `synchronous` (one transaction per row, one "
         "connection: `cargo bench --bench sqlite_ceiling`); group commit lets the service go "
-        "past it.",
+        "past it."
+        + (" \"before\": the same run of the binary before the change (issue 30: "
+           f"{BEFORE.get('label', 'the previous release')})." if BEFORE is not None else ""),
         "",
-        "| work | req/s | p50 | p99 | peak RSS MB | vs HTTP | vs SQLite | target | met |",
-        "|-|-|-|-|-|-|-|-|-|",
+    ] + header + [
         line("`GET /health` (HTTP ceiling)", rows["health"], "–", True),
-        f"| SQLite insert, one commit per row, synchronous=full | {sqlite_full or 0:,.0f} | | | | | 1.00 | – | – |",
-        f"| SQLite insert, one commit per row, synchronous=normal | {sqlite_normal or 0:,.0f} | | | | | 1.00 | – | – |",
-        line("create shipment, synchronous=full (default)", rows["create_full"], "≥ 20k/s",
-             rows["create_full"]["rps"] >= 20000, sqlite_full),
+        f"| SQLite insert, one commit per row, synchronous=full | {sqlite_full or 0:,.0f} | | | | | 1.00 | – | – |"
+        + (" | |" if BEFORE is not None else ""),
+        f"| SQLite insert, one commit per row, synchronous=normal | {sqlite_normal or 0:,.0f} | | | | | 1.00 | – | – |"
+        + (" | |" if BEFORE is not None else ""),
+        line("create shipment, synchronous=full (default)", rows["create_full"], "≥ 0.18 × HTTP",
+             share(rows["create_full"]) >= 0.18, sqlite_full),
         line("create shipment, synchronous=normal", rows["create_normal"], "–", True, sqlite_normal),
         f"| create at half the peak rate (hey, {fixed['target']:,}/s asked) | {fixed['rps']:,.0f} | "
         f"{fixed['p50']:.2f} | {fixed['p99']:.2f} | {fixed['rss']:.0f} | | | p99 ≤ 10 ms | "
-        f"{'yes' if fixed['p99'] <= 10 else 'no'} |",
-        line("get shipment", rows["get"], "≥ 45k/s", rows["get"]["rps"] >= 45000),
-        line("list 20 + total, 10k shipments", l10, "≥ 10k/s", l10["rps"] >= 10000),
+        f"{'yes' if fixed['p99'] <= 10 else 'no'} |" + (" | |" if BEFORE is not None else ""),
+        line("get shipment", rows["get"], "≥ 0.45 × HTTP", share(rows["get"]) >= 0.45),
+        line("list 20 + total, 10k shipments", l10, "≥ 0.10 × HTTP", share(l10) >= 0.10),
         line(f"list 20 + total, {rows['seed_large']['count']:,} shipments", l1m,
-             "≥ 0.8 × the 10k figure", l1m["rps"] >= 0.8 * l10["rps"]),
+             "≥ 0.9 × the 10k figure", l1m["rps"] >= 0.9 * l10["rps"]),
+        line(f"workbench shipments page of 50, {rows['seed_large']['count']:,} shipments", bench,
+             "≥ 0.05 × HTTP", share(bench) >= 0.05),
         line("book with PDF label", book, "≥ 2k/s", book["rps"] >= 2000),
         line("shipping quote (3 rules)", rows["quote"], "–", True),
         "",
         f"- List at {rows['seed_large']['count']:,} / list at 10k: "
         f"{l1m['rps'] / l10['rps']:.2f}.",
         f"- Server peak RSS, the largest of the column (each row's peak is measured alone, the "
-        f"kernel's high-water mark reset before it): {rows['rss_mb']:.0f} MB (target ≤ 100 MB).",
+        f"kernel's high-water mark reset before it): {rows['rss_mb']:.0f} MB (target ≤ 100 MB)"
+        + (f"; before: {BEFORE['rss_mb']:.0f} MB." if BEFORE is not None else "."),
         f"- Start-up to the first healthy `/health` on the database with "
         f"{rows['seed_large']['count']:,} + shipments (median of 5): {rows['startup']['ms']:.0f} ms "
         f"(slowest {rows['startup']['max_ms']:.0f} ms; target ≤ 200 ms).",
@@ -485,13 +548,19 @@ def write(rows):
         f"{book['non2xx']} (a shipment booked twice answers 409).",
         f"- Non-2xx answers elsewhere: create {rows['create_full']['non2xx']}, "
         f"fixed-rate {fixed['non2xx']}, get {rows['get']['non2xx']}, "
-        f"lists {l10['non2xx']} / {l1m['non2xx']}, quote {rows['quote']['non2xx']}.",
-    ] + postgres_lines(rows.get("postgres"), rows, line) + [
+        f"lists {l10['non2xx']} / {l1m['non2xx']}, workbench {bench['non2xx']}, "
+        f"quote {rows['quote']['non2xx']}.",
+    ] + postgres_lines(rows.get("postgres"), rows, line, header) + [
         "",
         PROFILE,
     ]
+    earlier = ""
+    if os.path.exists(OUT):
+        kept = open(OUT).read()
+        if EARLIER in kept:
+            earlier = kept[kept.index(EARLIER):]
     with open(OUT, "w") as f:
-        f.write("\n".join(text))
+        f.write("\n".join(text) + ("\n" + earlier if earlier else ""))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ pub mod printers;
 pub mod problem;
 pub mod quotes;
 pub mod rates;
+pub mod raw;
 pub mod returns_portal;
 pub mod security;
 pub mod sender_addresses;

@@ -84,6 +84,8 @@ pub mod user;
 pub mod validate;
 /// Webhook endpoints and their delivery log.
 pub mod webhook;
+/// Answers written from stored JSON without a value tree.
+pub mod wire;
 
 /// An enum of fixed string values, the same in storage (serde), on the wire and in the OpenAPI
 /// document (poem-openapi `Enum`), with `as_str`, `parse` and `ALL`.

@@ -45,15 +45,23 @@ pub async fn run(ctx: &Ctx) -> Result<()> {
     Ok(())
 }
 
-/// Shipments indexed for search per call of `index_for_search`.
-pub const SEARCH_BATCH: u32 = 1000;
+/// Shipments brought up to date per step of `upgrade_stored`.
+pub const UPGRADE_BATCH: u32 = 1000;
+
+/// Brings a batch of shipments stored before V20 (no search terms) and one stored before V28
+/// (no representation to answer from) up to date; whether a batch came back full (more may be
+/// left). The webhook worker calls it every second until none is.
+pub async fn upgrade_stored(ctx: &Ctx) -> Result<bool> {
+    let indexed = index_for_search(ctx).await?;
+    let rendered = render_stored(ctx).await?;
+    Ok(indexed.max(rendered) >= UPGRADE_BATCH as usize)
+}
 
 /// Gives a batch of shipments stored before search terms existed (V20) their terms; how many.
-/// The webhook worker calls it every second until a batch comes back short.
-pub async fn index_for_search(ctx: &Ctx) -> Result<usize> {
+async fn index_for_search(ctx: &Ctx) -> Result<usize> {
     let batch = ctx
         .db
-        .read(|db| store::shipments::unsearchable(db, SEARCH_BATCH))
+        .read(|db| store::shipments::unsearchable(db, UPGRADE_BATCH))
         .await?;
     if batch.is_empty() {
         return Ok(0);
@@ -65,6 +73,27 @@ pub async fn index_for_search(ctx: &Ctx) -> Result<usize> {
     tracing::info!(
         shipments = n,
         "indexed shipments stored before search for search"
+    );
+    Ok(n)
+}
+
+/// Gives a batch of shipments stored before V28 the representation answers are written from;
+/// how many (reads make it from the row meanwhile).
+async fn render_stored(ctx: &Ctx) -> Result<usize> {
+    let batch = ctx
+        .db
+        .read(|db| store::shipments::unrendered(db, UPGRADE_BATCH))
+        .await?;
+    if batch.is_empty() {
+        return Ok(0);
+    }
+    let n = batch.len();
+    ctx.db
+        .write(move |tx| store::shipments::render(tx, &batch))
+        .await?;
+    tracing::info!(
+        shipments = n,
+        "stored the representation of shipments stored before it"
     );
     Ok(n)
 }

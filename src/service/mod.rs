@@ -182,6 +182,22 @@ impl Ctx {
         T: poem_openapi::types::ToJSON + Send + 'static,
         F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
     {
+        self.commit_as(grant, f, |value: &T| value.to_json().unwrap_or_default())
+            .await
+    }
+
+    /// `commit` of a value whose answer `answer` makes (for the idempotency record).
+    pub(crate) async fn commit_as<T, F, A>(
+        &self,
+        grant: impl Into<grant::Grant>,
+        f: F,
+        answer: A,
+    ) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
+        A: FnOnce(&T) -> serde_json::Value + Send + 'static,
+    {
         let grant: grant::Grant = grant.into();
         let slot = idempotency::current();
         let vault = self.vault.clone();
@@ -189,8 +205,7 @@ impl Ctx {
         self.write(grant, move |tx| {
             let value = f(tx)?;
             if let Some(slot) = &slot {
-                let json = value.to_json().unwrap_or_default();
-                idempotency::complete_in(tx, &vault, slot, status, &json)?;
+                idempotency::complete_in(tx, &vault, slot, status, &answer(&value))?;
             }
             Ok(value)
         })

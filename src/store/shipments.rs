@@ -1,4 +1,7 @@
-//! `shipments`: scalar columns for filtering, the nested parts as JSON.
+//! `shipments`: scalar columns for filtering, the shipment as JSON. The JSON is its public
+//! representation (`repr`, `shipment::wire`), from which answers are written without the model;
+//! the model reads its nested parts from it too. Rows stored before V28 hold `body` (the nested
+//! parts alone) until housekeeping gives them `repr`; a row has one or the other.
 
 use std::borrow::Cow;
 
@@ -6,15 +9,16 @@ use crate::store::sql::{OptionalExtension, Param, Row, params};
 
 use crate::{
     error::Result,
-    model::{sender_address::SenderAddress, shipment::ShipmentRecord, status::ShipmentStatus},
-    store::{
-        PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, shipment_terms,
-        to_json,
+    model::{
+        sender_address::SenderAddress,
+        shipment::{ShipmentRecord, wire},
+        status::ShipmentStatus,
     },
+    store::{PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, shipment_terms},
 };
 
 pub(crate) const COLUMNS: &str = "s.id, s.org_id, s.reference, s.sender_address_id, s.type, s.status, s.term_of_trade, \
-    s.order_id, s.shipping_rule_id, s.return_of, s.body, s.created_at, s.updated_at, s.split_from, s.splits_made";
+    s.order_id, s.shipping_rule_id, s.return_of, COALESCE(s.repr, s.body), s.created_at, s.updated_at, s.split_from, s.splits_made";
 
 pub(crate) fn from_row(row: &Row) -> crate::store::sql::Result<ShipmentRecord> {
     Ok(ShipmentRecord {
@@ -44,6 +48,39 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShipmentRecord>
         ))?
         .query_row([org_id, id], from_row)
         .optional()?)
+}
+
+/// A shipment's stored representation and the rule id of its row.
+pub struct Stored {
+    pub repr: String,
+    pub shipping_rule_id: Option<String>,
+}
+
+/// The representation of a shipment (made from the row when it has none yet).
+pub fn stored(db: &Reader, org_id: &str, id: &str) -> Result<Option<Stored>> {
+    let row = db
+        .conn
+        .prepare_cached(
+            "SELECT repr, shipping_rule_id FROM shipments WHERE org_id = ?1 AND id = ?2",
+        )?
+        .query_row([org_id, id], |r| {
+            Ok((
+                r.get::<_, Option<String>>(0)?,
+                r.get::<_, Option<String>>(1)?,
+            ))
+        })
+        .optional()?;
+    Ok(match row {
+        None => None,
+        Some((Some(repr), shipping_rule_id)) => Some(Stored {
+            repr,
+            shipping_rule_id,
+        }),
+        Some((None, _)) => get(db, org_id, id)?.map(|s| Stored {
+            repr: wire::repr(&s),
+            shipping_rule_id: s.shipping_rule_id,
+        }),
+    })
 }
 
 /// The shipping rule of a pending shipment (none for other statuses and for none), read without
@@ -95,12 +132,69 @@ impl Filter {
     }
 }
 
+/// A page of the organization's shipments, newest first, with their sender addresses.
 pub fn list(
     db: &Reader,
     org_id: &str,
     filter: &Filter,
     page: PageQuery,
 ) -> Result<Paged<(ShipmentRecord, SenderAddress)>> {
+    select(
+        db,
+        org_id,
+        filter,
+        page,
+        &format!("{COLUMNS}, {}", sender_addresses::columns("a")),
+        " JOIN sender_addresses a ON a.id = s.sender_address_id",
+        |r| Ok((from_row(r)?, sender_addresses::from_row_at(r, 15)?)),
+    )
+}
+
+/// The same page as `list`: each shipment's representation and its sender address's id.
+pub fn list_stored(
+    db: &Reader,
+    org_id: &str,
+    filter: &Filter,
+    page: PageQuery,
+) -> Result<Paged<(String, String)>> {
+    let paged = select(
+        db,
+        org_id,
+        filter,
+        page,
+        "s.repr, s.id, s.sender_address_id",
+        "",
+        |r| {
+            Ok((
+                r.get::<_, Option<String>>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        },
+    )?;
+    paged.try_map(|(repr, id, address)| {
+        let repr = match repr {
+            Some(repr) => repr,
+            // Stored before V28 and not yet given its representation.
+            None => get(db, org_id, &id)?
+                .map(|s| wire::repr(&s))
+                .ok_or(crate::error::Error::NotFound)?,
+        };
+        Ok((repr, address))
+    })
+}
+
+/// The page of `filter` and its total; each row as `map` reads `columns` (of `s`, the shipment,
+/// and what `join` adds).
+fn select<T>(
+    db: &Reader,
+    org_id: &str,
+    filter: &Filter,
+    page: PageQuery,
+    columns: &str,
+    join: &str,
+    map: fn(&Row) -> crate::store::sql::Result<T>,
+) -> Result<Paged<T>> {
     let search = filter.search.as_deref().unwrap_or_default();
     let words = crate::model::shipment::search::words(search);
     let searched = if words.is_empty() {
@@ -223,13 +317,13 @@ pub fn list(
     let (limit, offset) = (page.limit, page.offset());
     args.push(&limit);
     args.push(&offset);
-    let items = db.conn
+    let items = db
+        .conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS}, {} FROM shipments s JOIN sender_addresses a ON a.id = s.sender_address_id
-             WHERE {filter_sql} ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?",
-            sender_addresses::columns("a")
+            "SELECT {columns} FROM shipments s{join}
+             WHERE {filter_sql} ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?"
         ))?
-        .query_map(args.as_slice(), |r| Ok((from_row(r)?, sender_addresses::from_row_at(r, 15)?)))?
+        .query_map(args.as_slice(), map)?
         .collect::<crate::store::sql::Result<Vec<_>>>()?;
     Ok(Paged {
         items,
@@ -238,12 +332,14 @@ pub fn list(
     })
 }
 
-pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
+/// Stores a new shipment; what it stored as its representation.
+pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<String> {
+    let repr = wire::repr(s);
     tx.conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
-                                shipping_rule_id, return_of, body, created_at, updated_at, split_from, splits_made, searchable,
-                                carrier_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1, ?16)",
+                                shipping_rule_id, return_of, body, repr, created_at, updated_at, split_from, splits_made,
+                                searchable, carrier_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, '', ?11, ?12, ?13, ?14, ?15, 1, ?16)",
     )?
     .execute(params![
         s.id,
@@ -256,22 +352,25 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
         s.order_id,
         s.shipping_rule_id,
         s.return_of,
-        to_json(&s.body)?,
+        repr,
         s.created_at,
         s.updated_at,
         s.split_from,
         s.splits_made,
         s.body.carrier_settings.carrier_id
     ])?;
-    shipment_terms::index(tx, s)
+    shipment_terms::index(tx, s)?;
+    Ok(repr)
 }
 
-/// Writes back every mutable column of a stored shipment.
-pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
+/// Writes back every mutable column of a stored shipment and its representation (a row stored
+/// before V28 leaves `body` for it).
+pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<String> {
+    let repr = wire::repr(s);
     let n = tx.conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
-                body = ?8, updated_at = ?9, splits_made = ?10
+                repr = ?8, body = '', updated_at = ?9, splits_made = ?10
              WHERE org_id = ?1 AND id = ?2",
         )?
         .execute(params![
@@ -282,7 +381,7 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
             s.term_of_trade,
             s.order_id,
             s.shipping_rule_id,
-            to_json(&s.body)?,
+            repr,
             s.updated_at,
             s.splits_made
         ])?;
@@ -297,7 +396,8 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
              WHERE id = ?1 AND (searchable = 0 OR carrier_id IS DISTINCT FROM ?2)",
         ))?
         .execute(params![s.id, s.body.carrier_settings.carrier_id])?;
-    shipment_terms::index(tx, s)
+    shipment_terms::index(tx, s)?;
+    Ok(repr)
 }
 
 /// Up to `limit` shipments stored before they had search terms (V20), for housekeeping to
@@ -311,6 +411,31 @@ pub fn unsearchable(db: &Reader, limit: u32) -> Result<Vec<ShipmentRecord>> {
         ))?
         .query_map([limit], from_row)?
         .collect::<crate::store::sql::Result<Vec<_>>>()?)
+}
+
+/// Up to `limit` shipments stored before V28 (no representation yet), for housekeeping to give
+/// them one (`render`).
+pub fn unrendered(db: &Reader, limit: u32) -> Result<Vec<ShipmentRecord>> {
+    Ok(db
+        .conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM shipments s WHERE s.repr IS NULL ORDER BY s.id LIMIT ?1"
+        ))?
+        .query_map([limit], from_row)?
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
+}
+
+/// Gives shipments `unrendered` found their representation, those still without one (a write
+/// meanwhile gave it from what it wrote).
+pub fn render(tx: &Tx, shipments: &[ShipmentRecord]) -> Result<()> {
+    for s in shipments {
+        tx.conn
+            .prepare_cached(
+                "UPDATE shipments SET repr = ?2, body = '' WHERE id = ?1 AND repr IS NULL",
+            )?
+            .execute(params![s.id, wire::repr(s)])?;
+    }
+    Ok(())
 }
 
 pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
@@ -336,20 +461,20 @@ pub fn in_transit(db: &Reader, slugs: &[&str], limit: u32) -> Result<Vec<InTrans
     Ok(db
         .conn
         .prepare_cached(db.conn.pick(
-            "SELECT s.org_id, s.id, c.id, json_extract(s.body, '$.tracking.number')
+            "SELECT s.org_id, s.id, c.id, json_extract(COALESCE(s.repr, s.body), '$.tracking.number')
              FROM shipments s
-             JOIN carriers c ON c.org_id = s.org_id AND c.id = json_extract(s.body, '$.carrierSettings.carrierId')
+             JOIN carriers c ON c.org_id = s.org_id AND c.id = json_extract(COALESCE(s.repr, s.body), '$.carrierSettings.carrierId')
              WHERE s.status IN ('processing', 'partly_dispatched', 'dispatched')
-               AND json_extract(s.body, '$.tracking.number') IS NOT NULL
-               AND coalesce(json_extract(s.body, '$.tracking.status'), '') NOT IN ('delivered', 'returned')
+               AND json_extract(COALESCE(s.repr, s.body), '$.tracking.number') IS NOT NULL
+               AND coalesce(json_extract(COALESCE(s.repr, s.body), '$.tracking.status'), '') NOT IN ('delivered', 'returned')
                AND c.carrier_slug IN (SELECT value FROM json_each(?1))
              ORDER BY s.updated_at LIMIT ?2",
-            "SELECT s.org_id, s.id, c.id, s.body::json #>> '{tracking,number}'
+            "SELECT s.org_id, s.id, c.id, COALESCE(s.repr, s.body)::json #>> '{tracking,number}'
              FROM shipments s
-             JOIN carriers c ON c.org_id = s.org_id AND c.id = s.body::json #>> '{carrierSettings,carrierId}'
+             JOIN carriers c ON c.org_id = s.org_id AND c.id = COALESCE(s.repr, s.body)::json #>> '{carrierSettings,carrierId}'
              WHERE s.status IN ('processing', 'partly_dispatched', 'dispatched')
-               AND s.body::json #>> '{tracking,number}' IS NOT NULL
-               AND coalesce(s.body::json #>> '{tracking,status}', '') NOT IN ('delivered', 'returned')
+               AND COALESCE(s.repr, s.body)::json #>> '{tracking,number}' IS NOT NULL
+               AND coalesce(COALESCE(s.repr, s.body)::json #>> '{tracking,status}', '') NOT IN ('delivered', 'returned')
                AND c.carrier_slug IN (SELECT json_array_elements_text(?1::json))
              ORDER BY s.updated_at LIMIT ?2",
         ))?

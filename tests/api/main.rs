@@ -53,6 +53,7 @@ mod shipments;
 mod shipping_rules;
 mod shopify;
 mod splits;
+mod stored_answers;
 mod strict_decoder;
 mod test_print;
 mod tracking_page;

@@ -11,10 +11,11 @@ use poem_openapi::{
 
 use crate::{
     api::{
-        ApiTags, Created, Message,
+        ApiTags, Message,
         body::JsonBody,
         params::{self, EnumQuery, LimitQuery, PageQuery},
         problem::ApiResult,
+        raw::{CreatedRaw, RawJson},
         security::BearerAuth,
     },
     model::{
@@ -55,10 +56,10 @@ impl ShipmentsApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         body: JsonBody<ShipmentIn>,
-    ) -> ApiResult<Created<Shipment>> {
-        Ok(Created::new(
-            shipments::create(&ctx, &auth.0, &org_id, body.0).await?,
-        ))
+    ) -> ApiResult<CreatedRaw<Shipment>> {
+        Ok(CreatedRaw::Created(RawJson::new(
+            shipments::create_json(&ctx, &auth.0, &org_id, body.0).await?,
+        )))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -95,7 +96,7 @@ impl ShipmentsApi {
         /// Only shipments booked or to be booked with this carrier.
         #[oai(name = "carrierId")]
         carrier_id: Query<Option<String>>,
-    ) -> ApiResult<Json<ShipmentPage>> {
+    ) -> ApiResult<RawJson<ShipmentPage>> {
         let query = ListQuery {
             page: params::page(page, limit),
             status: params::text(status),
@@ -106,7 +107,9 @@ impl ShipmentsApi {
             search: search.0,
             carrier_id: carrier_id.0,
         };
-        Ok(Json(shipments::list(&ctx, &auth.0, &org_id, query).await?))
+        Ok(RawJson::new(
+            shipments::list_json(&ctx, &auth.0, &org_id, query).await?,
+        ))
     }
 
     #[oai(
@@ -120,9 +123,9 @@ impl ShipmentsApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
-    ) -> ApiResult<Json<Shipment>> {
-        Ok(Json(
-            shipments::get(&ctx, &auth.0, &org_id, &shipment_id).await?,
+    ) -> ApiResult<RawJson<Shipment>> {
+        Ok(RawJson::new(
+            shipments::get_json(&ctx, &auth.0, &org_id, &shipment_id).await?,
         ))
     }
 

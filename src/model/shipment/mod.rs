@@ -12,6 +12,7 @@ mod parts;
 mod requests;
 pub mod search;
 mod view;
+pub mod wire;
 
 pub use parts::{
     CarrierSettings, Dimensions, Parcel, ParcelOrderLine, Party, PickupDetails, Tracking,

@@ -94,12 +94,16 @@ pub fn input_value<T>(value: serde_json::Value) -> Input<T>
 where
     T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
 {
-    if !value.is_object() || strict::violations::<T>(&value).is_empty() {
-        return Input::new(decode_value(value));
+    if !value.is_object() {
+        return Input::new(Err(not_an_object()));
+    }
+    let violations = strict::violations::<T>(&value);
+    if violations.is_empty() {
+        return Input::new(deserialize(value));
     }
     let repaired = serde_json::from_value(strict::repaired::<T>(&value)).ok();
     Input {
-        decoded: decode_value(value),
+        decoded: Err(Error::Validation(violations)),
         repaired,
     }
 }
@@ -128,11 +132,24 @@ where
     T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
 {
     if !value.is_object() {
-        return Err(Error::invalid("body", "must be a JSON object"));
+        return Err(not_an_object());
     }
     let violations = strict::violations::<T>(&value);
     if !violations.is_empty() {
         return Err(Error::Validation(violations));
+    }
+    deserialize(value)
+}
+
+fn not_an_object() -> Error {
+    Error::invalid("body", "must be a JSON object")
+}
+
+/// `T` from a value that fits its schema. What serde still refuses (a rule of its own, or of a
+/// type's `Deserialize`) is read a second time to name the field at fault.
+fn deserialize<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T> {
+    if let Ok(body) = T::deserialize(&value) {
+        return Ok(body);
     }
     serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();

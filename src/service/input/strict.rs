@@ -7,8 +7,9 @@
 
 use std::{
     any::TypeId,
+    cell::RefCell,
     collections::{BTreeMap, HashMap},
-    sync::{Arc, Mutex, OnceLock},
+    rc::Rc,
 };
 
 use poem_openapi::{
@@ -25,21 +26,25 @@ struct Compiled {
     schemas: BTreeMap<String, MetaSchema>,
 }
 
-fn compiled<T: Type + 'static>() -> Arc<Compiled> {
-    static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Compiled>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Mutex::default);
-    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
-    cache
-        .entry(TypeId::of::<T>())
-        .or_insert_with(|| {
-            let mut registry = Registry::new();
-            T::register(&mut registry);
-            Arc::new(Compiled {
-                root: T::schema_ref(),
-                schemas: registry.schemas,
+/// The compiled schema of `T`, kept per thread (no lock on the request path).
+fn compiled<T: Type + 'static>() -> Rc<Compiled> {
+    thread_local! {
+        static CACHE: RefCell<HashMap<TypeId, Rc<Compiled>>> = RefCell::default();
+    }
+    CACHE.with(|cache| {
+        cache
+            .borrow_mut()
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| {
+                let mut registry = Registry::new();
+                T::register(&mut registry);
+                Rc::new(Compiled {
+                    root: T::schema_ref(),
+                    schemas: registry.schemas,
+                })
             })
-        })
-        .clone()
+            .clone()
+    })
 }
 
 /// Everything wrong with `value` as a body of type `T`.

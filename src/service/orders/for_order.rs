@@ -34,7 +34,7 @@ pub async fn create_shipment(
         new.check(&mut errors);
         shipments::printable(&new.parties, &mut errors);
         errors.finish()?;
-        let shipment = shipments::create_in(tx, &org_id, id, new, now)?;
+        let (shipment, _) = shipments::create_in(tx, &org_id, id, new, now)?;
         Ok(Shipment {
             shipment,
             documents: Vec::new(),

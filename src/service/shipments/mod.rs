@@ -2,6 +2,8 @@
 //! every shipment write takes (`save`). The operations on an existing shipment live in the aspect
 //! modules below.
 
+use poem_openapi::types::ToJSON;
+
 use crate::{
     error::{Error, Result},
     model::{
@@ -36,6 +38,7 @@ mod returns;
 mod split;
 mod status;
 mod tracking;
+mod wire;
 
 pub use booking::{Download, book, document, document_by_id, preview};
 pub use confirmation::confirmation;
@@ -46,10 +49,11 @@ pub use split::{batch_split, split};
 pub(crate) use status::void_booked;
 pub use status::{apply_shipping_rule, delete, set_status};
 pub use tracking::add_tracking_event;
+pub use wire::{get_json, list_json};
 
 /// A shipment with its documents and the summary of its rule, as every answer shows it.
 pub(crate) fn view_of(db: &Reader, shipment: ShipmentRecord) -> Result<Shipment> {
-    let shipping_rule = rule_summary(db, &shipment)?;
+    let shipping_rule = rule_summary(db, &shipment.org_id, shipment.shipping_rule_id.as_deref())?;
     let documents = store::documents::of_shipment(db, &shipment.org_id, &shipment.id)?;
     Ok(Shipment {
         shipment,
@@ -59,15 +63,17 @@ pub(crate) fn view_of(db: &Reader, shipment: ShipmentRecord) -> Result<Shipment>
 }
 
 /// The summary of the rule a shipment names.
-fn rule_summary(db: &Reader, shipment: &ShipmentRecord) -> Result<Option<ShippingRuleSummary>> {
-    let Some(rule_id) = &shipment.shipping_rule_id else {
+fn rule_summary(
+    db: &Reader,
+    org_id: &str,
+    rule_id: Option<&str>,
+) -> Result<Option<ShippingRuleSummary>> {
+    let Some(rule_id) = rule_id else {
         return Ok(None);
     };
-    Ok(
-        store::shipping_rules::get_rule(db, &shipment.org_id, rule_id)?
-            .as_ref()
-            .map(ShippingRuleSummary::from),
-    )
+    Ok(store::shipping_rules::get_rule(db, org_id, rule_id)?
+        .as_ref()
+        .map(ShippingRuleSummary::from))
 }
 
 /// Reads a shipment of the organization with its documents and rule, or 404.
@@ -88,13 +94,14 @@ pub(crate) enum Change<'a> {
 /// and the documents it gained are written, a new shipment is counted for the plan, the order
 /// the shipment belongs to is marked to be settled once before commit (DESIGN §8), the
 /// events of DESIGN §9 are emitted with the shipment as it now is, and the receiver's e-mail
-/// about it is queued (DESIGN §21).
+/// about it is queued (DESIGN §21). What it stored as the shipment's representation (nothing for
+/// a deletion).
 pub(crate) fn save(
     tx: &Tx,
     shipment: &ShipmentRecord,
     change: Change,
     new_documents: &[Document],
-) -> Result<()> {
+) -> Result<String> {
     // A pending shipment may be held by a booking: nothing else changes it meanwhile.
     match change {
         Change::Updated(before) if before.status == ShipmentStatus::Pending => booking::guard(
@@ -108,14 +115,17 @@ pub(crate) fn save(
         }
         _ => {}
     }
-    match change {
+    let repr = match change {
         Change::Created => {
             billing::count_shipment(tx, &shipment.org_id, &shipment.created_at)?;
-            store::shipments::insert(tx, shipment)?;
+            store::shipments::insert(tx, shipment)?
         }
         Change::Updated(_) => store::shipments::update(tx, shipment)?,
-        Change::Deleted => store::shipments::delete(tx, &shipment.org_id, &shipment.id)?,
-    }
+        Change::Deleted => {
+            store::shipments::delete(tx, &shipment.org_id, &shipment.id)?;
+            String::new()
+        }
+    };
     for document in new_documents {
         store::documents::insert(tx, document)?;
     }
@@ -140,7 +150,11 @@ pub(crate) fn save(
             Change::Created => Ok(Shipment {
                 shipment: shipment.clone(),
                 documents: new_documents.to_vec(),
-                shipping_rule: rule_summary(tx, shipment)?,
+                shipping_rule: rule_summary(
+                    tx,
+                    &shipment.org_id,
+                    shipment.shipping_rule_id.as_deref(),
+                )?,
             }),
             _ => view_of(tx, shipment.clone()),
         },
@@ -174,7 +188,7 @@ pub(crate) fn save(
         }
         Change::Deleted => {}
     }
-    Ok(())
+    Ok(repr)
 }
 
 /// Whether anything but the tracking (and the time of the change) differs.
@@ -213,6 +227,36 @@ pub async fn create(
     org_id: &str,
     input: Input<ShipmentIn>,
 ) -> Result<Shipment> {
+    let (shipment, _) = create_stored(ctx, actor, org_id, input).await?;
+    Ok(Shipment {
+        shipment,
+        documents: Vec::new(),
+        shipping_rule: None,
+    })
+}
+
+/// `create`'s answer, as JSON: written from the representation the write stored.
+pub async fn create_json(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    input: Input<ShipmentIn>,
+) -> Result<Vec<u8>> {
+    let (_, repr) = create_stored(ctx, actor, org_id, input).await?;
+    let mut out = Vec::with_capacity(repr.len() + 64);
+    shipment::wire::full(&repr, None, &[], None, &mut out)
+        .map_err(|e| crate::model::wire::broken("shipment", e))?;
+    Ok(out)
+}
+
+/// A new shipment and the representation stored with it (a new shipment has no documents and
+/// no rule).
+async fn create_stored(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    input: Input<ShipmentIn>,
+) -> Result<(ShipmentRecord, String)> {
     let grant = actor.authorize(org_id, &ops::CREATE_SHIPMENT)?;
     let org = org_id.to_string();
     let check = |new: &ShipmentIn, errors: &mut Violations| {
@@ -224,14 +268,19 @@ pub async fn create(
     })
     .await?;
     let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::SHIPMENT));
-    ctx.commit(grant.on(&id), move |tx| {
-        let shipment = create_in(tx, &org_id, id, new, now)?;
-        Ok(Shipment {
-            shipment,
-            documents: Vec::new(),
-            shipping_rule: None,
-        })
-    })
+    ctx.commit_as(
+        grant.on(&id),
+        move |tx| create_in(tx, &org_id, id, new, now),
+        |(shipment, _): &(ShipmentRecord, String)| {
+            Shipment {
+                shipment: shipment.clone(),
+                documents: Vec::new(),
+                shipping_rule: None,
+            }
+            .to_json()
+            .unwrap_or_default()
+        },
+    )
     .await
 }
 
@@ -243,7 +292,7 @@ pub(crate) fn create_in(
     id: String,
     new: ShipmentIn,
     now: String,
-) -> Result<ShipmentRecord> {
+) -> Result<(ShipmentRecord, String)> {
     let mut errors = Violations::new();
     let address = references(tx, org_id, &new, &mut errors)?;
     errors.finish()?;
@@ -257,8 +306,8 @@ pub(crate) fn create_in(
         open_order(tx, org_id, order_id)?;
     }
     let shipment = build(id, new, org_id, &address, now);
-    save(tx, &shipment, Change::Created, &[])?;
-    Ok(shipment)
+    let repr = save(tx, &shipment, Change::Created, &[])?;
+    Ok((shipment, repr))
 }
 
 /// The ids a new shipment names that the organization does not have, each one named; the
@@ -300,7 +349,7 @@ pub(crate) fn seed_in(
 ) -> Result<()> {
     let mut shipment = build(ids::new(ids::SHIPMENT), new, &address.org_id, address, at);
     shipment.status = status;
-    save(tx, &shipment, Change::Created, &[])
+    save(tx, &shipment, Change::Created, &[]).map(drop)
 }
 
 /// An order of the organization that takes shipments (400 on `orderId` when missing, 409 when
@@ -408,30 +457,7 @@ pub async fn list(
     query: ListQuery,
 ) -> Result<ShipmentPage> {
     actor.authorize(org_id, &ops::LIST_SHIPMENTS)?;
-    let mut errors = Violations::new();
-    let page = query.page.parse(&mut errors);
-    let status = enum_param(
-        &mut errors,
-        "status",
-        query.status,
-        ShipmentStatus::parse,
-        ShipmentStatus::names,
-    );
-    let created_from = instant_param(&mut errors, "createdFrom", query.created_from);
-    let created_to = instant_param(&mut errors, "createdTo", query.created_to);
-    errors.finish()?;
-    let filter = Filter {
-        status,
-        reference: query.reference,
-        order_id: query.order_id,
-        created_from,
-        created_to,
-        search: query
-            .search
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty()),
-        carrier_id: query.carrier_id.filter(|c| !c.is_empty()),
-    };
+    let (page, filter) = query.parse()?;
     let org_id = org_id.to_string();
     let paged = ctx
         .db
@@ -440,4 +466,35 @@ pub async fn list(
     Ok(paged
         .map(|(shipment, address)| ShipmentListItem::new(shipment, address))
         .into())
+}
+
+impl ListQuery {
+    /// The page and the filter asked for, or every parameter that is wrong.
+    fn parse(self) -> Result<(store::PageQuery, Filter)> {
+        let mut errors = Violations::new();
+        let page = self.page.parse(&mut errors);
+        let status = enum_param(
+            &mut errors,
+            "status",
+            self.status,
+            ShipmentStatus::parse,
+            ShipmentStatus::names,
+        );
+        let created_from = instant_param(&mut errors, "createdFrom", self.created_from);
+        let created_to = instant_param(&mut errors, "createdTo", self.created_to);
+        errors.finish()?;
+        let filter = Filter {
+            status,
+            reference: self.reference,
+            order_id: self.order_id,
+            created_from,
+            created_to,
+            search: self
+                .search
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty()),
+            carrier_id: self.carrier_id.filter(|c| !c.is_empty()),
+        };
+        Ok((page, filter))
+    }
 }

@@ -223,7 +223,7 @@ pub(crate) async fn reselect(
         shipment.body.carrier_settings.carrier_id = carrier_id;
         shipment.body.carrier_settings.product_id = product_id;
         shipment.updated_at = now;
-        save(tx, &shipment, Change::Updated(&before), &[])
+        save(tx, &shipment, Change::Updated(&before), &[]).map(drop)
     })
     .await
 }

@@ -82,7 +82,7 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
         }
         // The time of the deletion, which the shipment's order takes when it is settled.
         shipment.updated_at = now;
-        save(tx, &shipment, Change::Deleted, &[])
+        save(tx, &shipment, Change::Deleted, &[]).map(drop)
     })
     .await
 }

@@ -52,7 +52,7 @@ pub async fn run(ctx: Ctx, mut stop: watch::Receiver<bool>, grace: Duration) {
     let mut tasks = JoinSet::new();
     let mut pruned_at: Option<Instant> = None;
     let mut polled_at: Option<Instant> = None;
-    let mut all_searchable = false;
+    let mut all_upgraded = false;
     while !*stop.borrow() {
         if pruned_at.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
             if let Err(err) = crate::service::housekeeping::run(&ctx).await {
@@ -61,13 +61,11 @@ pub async fn run(ctx: Ctx, mut stop: watch::Receiver<bool>, grace: Duration) {
             pruned_at = Some(Instant::now());
         }
         if polled_at.is_none_or(|at| at.elapsed() >= POLL) {
-            if !all_searchable {
-                match crate::service::housekeeping::index_for_search(&ctx).await {
-                    Ok(n) => {
-                        all_searchable = n < crate::service::housekeeping::SEARCH_BATCH as usize
-                    }
+            if !all_upgraded {
+                match crate::service::housekeeping::upgrade_stored(&ctx).await {
+                    Ok(more) => all_upgraded = !more,
                     Err(err) => {
-                        tracing::warn!(error = %err, "could not index shipments for search")
+                        tracing::warn!(error = %err, "could not bring stored shipments up to date")
                     }
                 }
             }

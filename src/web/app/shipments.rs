@@ -56,8 +56,9 @@ pub async fn list(
         created_to: day(params.to.clone(), "23:59:59.999"),
         ..Default::default()
     };
-    let (page, error) = match shipments::list(ctx, &desk.actor, &org, query).await {
-        Ok(page) => (page.to_json().unwrap_or_default(), None),
+    // The page of the REST answer, written from the stored representations.
+    let (page, error) = match shipments::list_json(ctx, &desk.actor, &org, query).await {
+        Ok(page) => (serde_json::from_slice(&page).unwrap_or_default(), None),
         Err(Error::Validation(errors)) => (
             serde_json::Value::Null,
             Some(

@@ -348,23 +348,33 @@ def main():
 
 # What `perf record -g` of the server under wrk showed where a target is not met (the figures are
 # from the run that wrote docs/decisions.md "Performance and durability"; re-profile after a change).
-PROFILE = """## Where the distance to the targets comes from
+PROFILE = """## Where the time goes (profiles after issue 30's first part)
 
-Profiles of the server under wrk (`perf record -F 2999 -g -p <pid>` while the row runs):
+`perf record -F 1999 -g -p <pid>` of the release server while wrk drives one row (2026-11-27;
+the release binary has symbols but no frame pointers, so shares are by function, not by
+caller):
 
-- **get shipment** (target 45k/s): about 40 % of the samples are in the kernel, mostly the
-  loopback send that wakes wrk (which shares the two cores) and worker wake-ups; `/health` pays the
-  same and still reaches ~100k/s. The rest is spread thin: parsing the stored JSON column into the
-  model, poem-openapi turning the model into a `serde_json::Value` tree (a BTreeMap per object)
-  and serializing it, allocation for both, then SQLite (~2 %) and routing. No single cause is left;
-  45k needs answers written straight from the stored JSON without the model and the Value tree.
-- **list 20 + total** (target 10k/s): the total is a kept count (flat to 1M), and `limit=1` runs at
-  ~20k/s; each item then costs ~11 µs of CPU, the same JSON round trip as a get, twenty times.
-- **create shipment** (target 20k/s): the two cores are saturated (server ~1.35 cores, wrk the
-  rest). Per create the writer thread spends ~45 µs (SQLite B-tree work for the row, its six
-  indexes and the kept counts, WAL page writes; one fsync per batch) and the workers ~70 µs
-  (HTTP, the strict body check, decoding and validation, the answer's JSON). 20k/s would need
-  both halved.
+- **get shipment**: 55 % of the samples in Shipbase's binary, 35 % in the kernel (loopback TCP to
+  wrk on the same two cores, task wake-ups, and the `fcntl` locks SQLite takes on the WAL's
+  shared memory for each read transaction, ~2.5 %), 10 % in libc (copying the answer: SQLite's
+  row → the `String` → the response → hyper's buffer, ~6 %; allocation). In the binary: SQLite's
+  point read ~5 %, the scan that merges `documents`/`shippingRule` into the stored bytes ~3.5 %,
+  and the rest spread thin over hyper's parse and encode, poem's routing and middleware chain
+  (request id, limits, idempotency, metrics), and the token look-up (~0.5 %). Neither the model
+  nor a value tree is built any more; what is left is the per-request cost of the HTTP stack
+  and the kernel's loopback, which `/health` pays as well.
+- **list 20 + total**: 73 % in the binary. Scanning the twenty representations to skip the
+  members a list item does not show (parties, parcels: `serde_json`'s `RawValue` validation)
+  is ~21 %; copies ~6 %; SQLite ~6 % (the page from the index, the kept count, one sender
+  address). The next step is to store the list item's members in their own column (written by
+  the same statement), so a list copies them without a scan, at ~400 bytes more per row.
+- **create shipment**: the furthest from its target. 17 % of the samples are system calls (the
+  WAL's `pwrite`, one `fsync` per group commit, TCP); in user space copies ~8 %, allocation
+  ~8 %, SQLite's B-tree work ~8 % (the row, its indexes, the kept counts, the search terms, the
+  usage counter), the strict body check ~3 %, `format!` ~4 % (field paths of the checks), and the
+  check that every character of the parties prints with the label fonts ~3 % (glyph look-ups).
+  Halving the request's CPU needs a profile with callers (a build with frame pointers) to
+  find the owners of the copies and allocations; that is the remaining work.
 """
 
 

@@ -34,12 +34,6 @@ pub fn to_vec<T: poem_openapi::types::ToJSON>(value: &T) -> Vec<u8> {
     serde_json::to_vec(&json).unwrap_or_default()
 }
 
-/// The JSON of a value as poem-openapi answers it, as text (a stored representation).
-pub fn to_string<T: poem_openapi::types::ToJSON>(value: &T) -> String {
-    let json = value.to_json().unwrap_or(serde_json::Value::Null);
-    serde_json::to_string(&json).unwrap_or_default()
-}
-
 /// Writes `[a,b,…]` of JSON texts.
 pub fn array<'a>(items: impl IntoIterator<Item = &'a [u8]>, out: &mut Vec<u8>) {
     out.push(b'[');

@@ -6,7 +6,7 @@
 
 use crate::{
     error::Result,
-    model::time,
+    model::{shipment::ShipmentRecord, time},
     service::{Ctx, input::idempotency},
     store,
 };
@@ -59,42 +59,42 @@ pub async fn upgrade_stored(ctx: &Ctx) -> Result<bool> {
 
 /// Gives a batch of shipments stored before search terms existed (V20) their terms; how many.
 async fn index_for_search(ctx: &Ctx) -> Result<usize> {
-    let batch = ctx
-        .db
-        .read(|db| store::shipments::unsearchable(db, UPGRADE_BATCH))
-        .await?;
-    if batch.is_empty() {
-        return Ok(0);
-    }
-    let n = batch.len();
-    ctx.db
-        .write(move |tx| store::shipment_terms::make_searchable(tx, &batch))
-        .await?;
-    tracing::info!(
-        shipments = n,
-        "indexed shipments stored before search for search"
-    );
-    Ok(n)
+    upgrade_batch(
+        ctx,
+        store::shipments::unsearchable,
+        store::shipment_terms::make_searchable,
+        "indexed shipments stored before search for search",
+    )
+    .await
 }
 
 /// Gives a batch of shipments stored before V28 the representation answers are written from;
 /// how many (reads make it from the row meanwhile).
 async fn render_stored(ctx: &Ctx) -> Result<usize> {
-    let batch = ctx
-        .db
-        .read(|db| store::shipments::unrendered(db, UPGRADE_BATCH))
-        .await?;
+    upgrade_batch(
+        ctx,
+        store::shipments::unrendered,
+        store::shipments::render,
+        "stored the representation of shipments stored before it",
+    )
+    .await
+}
+
+/// Up to `UPGRADE_BATCH` shipments `find` reads, brought up to date by `upgrade` in one write;
+/// how many.
+async fn upgrade_batch(
+    ctx: &Ctx,
+    find: fn(&store::Reader, u32) -> Result<Vec<ShipmentRecord>>,
+    upgrade: fn(&store::Tx, &[ShipmentRecord]) -> Result<()>,
+    done: &'static str,
+) -> Result<usize> {
+    let batch = ctx.db.read(move |db| find(db, UPGRADE_BATCH)).await?;
     if batch.is_empty() {
         return Ok(0);
     }
     let n = batch.len();
-    ctx.db
-        .write(move |tx| store::shipments::render(tx, &batch))
-        .await?;
-    tracing::info!(
-        shipments = n,
-        "stored the representation of shipments stored before it"
-    );
+    ctx.db.write(move |tx| upgrade(tx, &batch)).await?;
+    tracing::info!(shipments = n, "{done}");
     Ok(n)
 }
 

@@ -94,7 +94,7 @@ pub(crate) enum Change<'a> {
 /// and the documents it gained are written, a new shipment is counted for the plan, the order
 /// the shipment belongs to is marked to be settled once before commit (DESIGN §8), the
 /// events of DESIGN §9 are emitted with the shipment as it now is, and the receiver's e-mail
-/// about it is queued (DESIGN §21). What it stored as the shipment's representation (nothing for
+/// about it is queued. What it stored as the shipment's representation (nothing for
 /// a deletion).
 pub(crate) fn save(
     tx: &Tx,

@@ -1,6 +1,8 @@
 //! Field-level validation. A `Violations` collects every problem of a request so that the client
 //! learns all of them at once; field names are the API's (camelCase, dotted paths).
 
+use std::fmt::Display;
+
 use crate::error::{Error, FieldError};
 
 #[derive(Debug, Default)]
@@ -24,29 +26,40 @@ impl Violations {
         });
     }
 
-    /// A string whose length in characters lies in `min..=max`.
-    pub fn length(&mut self, field: &str, value: &str, min: usize, max: usize) {
+    /// A string whose length in characters lies in `min..=max`. The field's name (here and in
+    /// the checks below) is written only for a problem: a path such as
+    /// `format_args!("{at}.name")` costs nothing when the value is right.
+    pub fn length(&mut self, field: impl Display, value: &str, min: usize, max: usize) {
         let len = value.chars().count();
         if len < min {
             if min == 1 {
-                self.add(field, "must not be empty");
+                self.add(field.to_string(), "must not be empty");
             } else {
-                self.add(field, format!("must be at least {min} characters long"));
+                self.add(
+                    field.to_string(),
+                    format!("must be at least {min} characters long"),
+                );
             }
         } else if len > max {
-            self.add(field, format!("must be at most {max} characters long"));
+            self.add(
+                field.to_string(),
+                format!("must be at most {max} characters long"),
+            );
         }
     }
 
-    pub fn email(&mut self, field: &str, value: &str) {
+    pub fn email(&mut self, field: impl Display, value: &str) {
         if !is_email(value) {
-            self.add(field, "must be an e-mail address");
+            self.add(field.to_string(), "must be an e-mail address");
         }
     }
 
-    pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&str]) {
+    pub fn one_of(&mut self, field: impl Display, value: &str, allowed: &[&str]) {
         if !allowed.contains(&value) {
-            self.add(field, format!("must be one of {}", allowed.join(", ")));
+            self.add(
+                field.to_string(),
+                format!("must be one of {}", allowed.join(", ")),
+            );
         }
     }
 

@@ -71,12 +71,22 @@ pub(super) fn prefix_range(word: &str) -> (String, String) {
 /// Brings the search terms of `s` up to date with its body (only the terms that changed are
 /// written: most updates, a status change say, change none) and marks it searchable.
 pub fn index(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
-    let terms = s.body.search_terms();
     let stored: std::collections::BTreeSet<String> = tx
         .conn
         .prepare_cached("SELECT term FROM shipment_terms WHERE shipment_id = ?1")?
         .query_map([&s.id], |r| r.get(0))?
         .collect::<crate::store::sql::Result<_>>()?;
+    write(tx, s, &stored)
+}
+
+/// The search terms of a shipment just inserted (it has none yet: nothing to read).
+pub fn index_new(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
+    write(tx, s, &std::collections::BTreeSet::new())
+}
+
+/// Writes the terms of `s` that `stored` lacks and removes those it no longer has.
+fn write(tx: &Tx, s: &ShipmentRecord, stored: &std::collections::BTreeSet<String>) -> Result<()> {
+    let terms = s.body.search_terms();
     for gone in stored.difference(&terms) {
         tx.conn
             .prepare_cached(
@@ -84,7 +94,7 @@ pub fn index(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
             )?
             .execute(params![s.org_id, gone, s.id])?;
     }
-    for new in terms.difference(&stored) {
+    for new in terms.difference(stored) {
         tx.conn
             .prepare_cached(
                 "INSERT INTO shipment_terms (org_id, term, shipment_id) VALUES (?1, ?2, ?3)

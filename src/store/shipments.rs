@@ -359,7 +359,7 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<String> {
         s.splits_made,
         s.body.carrier_settings.carrier_id
     ])?;
-    shipment_terms::index(tx, s)?;
+    shipment_terms::index_new(tx, s)?;
     Ok(repr)
 }
 

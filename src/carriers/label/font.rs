@@ -78,6 +78,11 @@ static FACES: LazyLock<[Option<Face<'static>>; 2]> = LazyLock::new(|| {
 /// combining accent left over after NFC is dropped, so neither counts.
 pub fn unprintable(text: &str) -> Option<char> {
     use unicode_normalization::UnicodeNormalization;
+    // Printable ASCII is in both fonts (`printable_ascii_needs_no_look_up` checks it), and is
+    // most names and addresses: no normalization, no glyph look-ups.
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return None;
+    }
     text.nfc().find(|&c| {
         !(c.is_whitespace()
             || ('\u{0300}'..='\u{036F}').contains(&c)
@@ -292,4 +297,20 @@ fn zlib(data: &[u8]) -> Vec<u8> {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_ascii_needs_no_look_up() {
+        for c in ' '..='~' {
+            assert!(covers(Font::Regular, c) && covers(Font::Bold, c), "{c:?}");
+        }
+        assert_eq!(unprintable("Jane Doe, Storgatan 1"), None);
+        assert_eq!(unprintable("Jane\u{7}"), Some('\u{7}'));
+        assert_eq!(unprintable("Ærø"), None);
+        assert_eq!(unprintable("李"), Some('李'));
+    }
 }

@@ -176,7 +176,7 @@ impl ShipmentIn {
             errors.add("parties", "must contain at least 1 item");
         }
         for (i, party) in self.parties.iter().enumerate() {
-            party.validate(errors, &format!("parties[{i}]"));
+            party.validate(errors, format_args!("parties[{i}]"));
         }
         let receivers = self.parties.iter().filter(|p| p.kind == "receiver").count();
         if !self.parties.is_empty() && receivers != 1 {
@@ -196,7 +196,7 @@ impl ShipmentIn {
         }
         let mut seen = HashSet::new();
         for (i, parcel) in self.parcels.iter().enumerate() {
-            parcel.validate(errors, &format!("parcels[{i}]"));
+            parcel.validate(errors, format_args!("parcels[{i}]"));
             let line_ids = parcel.order_lines.iter().map(|l| &l.id);
             for id in std::iter::once(&parcel.id)
                 .chain(line_ids)

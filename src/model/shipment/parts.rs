@@ -2,7 +2,7 @@
 //! pickup details and tracking. One type each, for request bodies (serde), the JSON column
 //! (serde) and responses (poem-openapi), so their field lists are written once.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, fmt::Display};
 
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
@@ -146,12 +146,12 @@ pub struct Tracking {
 }
 
 impl Party {
-    pub fn validate(&self, errors: &mut Violations, at: &str) {
-        errors.one_of(&format!("{at}.type"), &self.kind, &PARTY_TYPES);
-        errors.length(&format!("{at}.name"), &self.name, 1, 200);
-        errors.length(&format!("{at}.address1"), &self.address1, 1, 200);
-        errors.length(&format!("{at}.postalCode"), &self.postal_code, 1, 20);
-        errors.length(&format!("{at}.city"), &self.city, 1, 100);
+    pub fn validate(&self, errors: &mut Violations, at: impl Display + Copy) {
+        errors.one_of(format_args!("{at}.type"), &self.kind, &PARTY_TYPES);
+        errors.length(format_args!("{at}.name"), &self.name, 1, 200);
+        errors.length(format_args!("{at}.address1"), &self.address1, 1, 200);
+        errors.length(format_args!("{at}.postalCode"), &self.postal_code, 1, 20);
+        errors.length(format_args!("{at}.city"), &self.city, 1, 100);
         if !country::is_alpha2(&self.country_code) {
             errors.add(
                 format!("{at}.countryCode"),
@@ -164,18 +164,18 @@ impl Party {
             errors.add(format!("{at}.postalCode"), message);
         }
         if let Some(email) = self.email.as_deref().filter(|e| !e.is_empty()) {
-            errors.email(&format!("{at}.email"), email);
+            errors.email(format_args!("{at}.email"), email);
         }
     }
 }
 
 impl Parcel {
-    pub fn validate(&self, errors: &mut Violations, at: &str) {
+    pub fn validate(&self, errors: &mut Violations, at: impl Display + Copy) {
         if !(self.weight.is_finite() && self.weight > 0.0) {
             errors.add(format!("{at}.weight"), "must be greater than 0");
         }
         errors.one_of(
-            &format!("{at}.weightUnit"),
+            format_args!("{at}.weightUnit"),
             &self.weight_unit,
             &WEIGHT_UNITS,
         );
@@ -190,10 +190,12 @@ impl Parcel {
             );
         }
         for (i, line) in self.order_lines.iter().enumerate() {
-            let at = format!("{at}.orderLines[{i}]");
-            errors.length(&format!("{at}.sku"), &line.sku, 1, 100);
+            errors.length(format_args!("{at}.orderLines[{i}].sku"), &line.sku, 1, 100);
             if line.quantity < 1 {
-                errors.add(format!("{at}.quantity"), "must be at least 1");
+                errors.add(
+                    format!("{at}.orderLines[{i}].quantity"),
+                    "must be at least 1",
+                );
             }
         }
     }

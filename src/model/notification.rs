@@ -71,10 +71,10 @@ impl NotificationSettings {
     pub fn check(&self, errors: &mut Violations) {
         for (event, setting) in self.each() {
             if let Some(subject) = &setting.subject {
-                errors.length(&format!("{event}.subject"), subject, 1, MAX_SUBJECT);
+                errors.length(format!("{event}.subject"), subject, 1, MAX_SUBJECT);
             }
             if let Some(text) = &setting.text {
-                errors.length(&format!("{event}.text"), text, 1, MAX_TEXT);
+                errors.length(format!("{event}.text"), text, 1, MAX_TEXT);
             }
         }
     }

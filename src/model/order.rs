@@ -169,7 +169,7 @@ impl OrderLine {
 impl OrderBody {
     pub fn validate(&self, errors: &mut Violations) {
         for (i, line) in self.order_lines.iter().enumerate() {
-            errors.length(&format!("orderLines[{i}].name"), &line.name, 1, 500);
+            errors.length(format!("orderLines[{i}].name"), &line.name, 1, 500);
             if !(line.quantity.is_finite() && line.quantity > 0.0) {
                 errors.add(
                     format!("orderLines[{i}].quantity"),
@@ -178,7 +178,7 @@ impl OrderBody {
             }
             if let Some(unit) = &line.weight_unit {
                 errors.one_of(
-                    &format!("orderLines[{i}].weightUnit"),
+                    format!("orderLines[{i}].weightUnit"),
                     unit,
                     &crate::model::shipment::WEIGHT_UNITS,
                 );

@@ -41,7 +41,7 @@ impl ReturnsPortal {
             );
         }
         for (i, reason) in self.reasons.iter().enumerate() {
-            errors.length(&format!("reasons[{i}]"), reason.trim(), 1, MAX_REASON);
+            errors.length(format!("reasons[{i}]"), reason.trim(), 1, MAX_REASON);
         }
         let mut seen = std::collections::BTreeSet::new();
         for (i, reason) in self.reasons.iter().enumerate() {

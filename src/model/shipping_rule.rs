@@ -180,10 +180,10 @@ impl ShippingRuleIn {
         }
         errors.length("productId", &self.product_id, 1, 100);
         for (i, service) in self.services.iter().enumerate() {
-            errors.length(&format!("services[{i}]"), service, 1, 100);
+            errors.length(format!("services[{i}]"), service, 1, 100);
         }
         for (i, p) in self.additional_parameters.iter().enumerate() {
-            errors.length(&format!("additionalParameters[{i}].name"), &p.name, 1, 100);
+            errors.length(format!("additionalParameters[{i}].name"), &p.name, 1, 100);
         }
         for (i, code) in self.receiving_countries.iter().enumerate() {
             if !country::is_alpha2(code) {
@@ -197,7 +197,7 @@ impl ShippingRuleIn {
             c.validate(errors, &format!("conditions[{i}]"));
         }
         for (i, id) in self.selection_carrier_ids.iter().enumerate() {
-            errors.length(&format!("selectionCarrierIds[{i}]"), id, 1, 100);
+            errors.length(format!("selectionCarrierIds[{i}]"), id, 1, 100);
         }
         if let Some(selection) = &self.carrier_selection {
             errors.one_of("carrierSelection", selection, &CARRIER_SELECTIONS);
@@ -280,7 +280,7 @@ impl Condition {
     }
 
     fn validate(&self, errors: &mut Violations, at: &str) {
-        errors.one_of(&format!("{at}.type"), &self.kind, &CONDITION_TYPES);
+        errors.one_of(format!("{at}.type"), &self.kind, &CONDITION_TYPES);
         if !(self.shipping_price.is_finite() && self.shipping_price >= 0.0) {
             errors.add(
                 format!("{at}.shippingPrice"),
@@ -305,7 +305,7 @@ impl Condition {
         }
         if matches!(self.kind.as_str(), "price" | "quantity") {
             match &self.operator {
-                Some(op) => errors.one_of(&format!("{at}.operator"), op, &OPERATORS),
+                Some(op) => errors.one_of(format!("{at}.operator"), op, &OPERATORS),
                 None => errors.add(
                     format!("{at}.operator"),
                     "is required for this condition type",

@@ -13,6 +13,7 @@ use crate::{
         body::{JsonBody, RawJsonBody},
         params::{self, EnumQuery, LimitQuery, PageQuery},
         problem::ApiResult,
+        raw::RawJson,
         security::BearerAuth,
     },
     model::{
@@ -73,14 +74,16 @@ impl OrdersApi {
         /// Only orders with exactly this number.
         #[oai(name = "orderNumber")]
         order_number: Query<Option<String>>,
-    ) -> ApiResult<Json<OrderPage>> {
+    ) -> ApiResult<RawJson<OrderPage>> {
         let query = ListQuery {
             page: params::page(page, limit),
             status: params::text(status),
             order_channel_id: order_channel_id.0,
             order_number: order_number.0,
         };
-        Ok(Json(orders::list(&ctx, &auth.0, &org_id, query).await?))
+        Ok(RawJson::new(
+            orders::list_json(&ctx, &auth.0, &org_id, query).await?,
+        ))
     }
 
     #[oai(
@@ -94,8 +97,10 @@ impl OrdersApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "orderId")] order_id: Path<String>,
-    ) -> ApiResult<Json<Order>> {
-        Ok(Json(orders::get(&ctx, &auth.0, &org_id, &order_id).await?))
+    ) -> ApiResult<RawJson<Order>> {
+        Ok(RawJson::new(
+            orders::get_json(&ctx, &auth.0, &org_id, &order_id).await?,
+        ))
     }
 
     #[oai(

@@ -9,6 +9,7 @@ use crate::{
         body::JsonBody,
         params::{self, LimitQuery, PageQuery},
         problem::ApiResult,
+        raw::RawJson,
         security::BearerAuth,
     },
     model::shipping_rule::{ShippingRule, ShippingRuleIn, ShippingRulePage},
@@ -50,10 +51,10 @@ impl ShippingRulesApi {
         page: PageQuery,
         /// Items per page, 1 to 100 (default 20).
         limit: LimitQuery,
-    ) -> ApiResult<Json<ShippingRulePage>> {
+    ) -> ApiResult<RawJson<ShippingRulePage>> {
         let page = params::page(page, limit);
-        Ok(Json(
-            shipping_rules::list(&ctx, &auth.0, &org_id, page).await?,
+        Ok(RawJson::new(
+            shipping_rules::list_json(&ctx, &auth.0, &org_id, page).await?,
         ))
     }
 
@@ -68,9 +69,9 @@ impl ShippingRulesApi {
         auth: BearerAuth,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "ruleId")] rule_id: Path<String>,
-    ) -> ApiResult<Json<ShippingRule>> {
-        Ok(Json(
-            shipping_rules::get(&ctx, &auth.0, &org_id, &rule_id).await?,
+    ) -> ApiResult<RawJson<ShippingRule>> {
+        Ok(RawJson::new(
+            shipping_rules::get_json(&ctx, &auth.0, &org_id, &rule_id).await?,
         ))
     }
 

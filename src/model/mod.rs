@@ -6,6 +6,9 @@
 pub mod address_check;
 /// API tokens.
 pub mod api_token;
+/// Generated values of the models, for property tests.
+#[cfg(test)]
+pub mod arbitrary;
 /// The audit log: who wrote what, when and from where.
 pub mod audit;
 /// Booking attempts: the claim a booking holds on its shipment, and its outcome.

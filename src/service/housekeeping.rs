@@ -6,7 +6,7 @@
 
 use crate::{
     error::Result,
-    model::{shipment::ShipmentRecord, time},
+    model::time,
     service::{Ctx, input::idempotency},
     store,
 };
@@ -45,47 +45,53 @@ pub async fn run(ctx: &Ctx) -> Result<()> {
     Ok(())
 }
 
-/// Shipments brought up to date per step of `upgrade_stored`.
+/// Rows brought up to date per step of `upgrade_stored`.
 pub const UPGRADE_BATCH: u32 = 1000;
 
-/// Brings a batch of shipments stored before V20 (no search terms) and one stored before V28
-/// (no representation to answer from) up to date; whether a batch came back full (more may be
-/// left). The webhook worker calls it every second until none is.
+/// Brings a batch of shipments stored before V20 (no search terms), and of shipments, orders
+/// and shipping rules stored before their representations (V28, V29), up to date; whether a
+/// batch came back full (more may be left). The webhook worker calls it every second until none
+/// is.
 pub async fn upgrade_stored(ctx: &Ctx) -> Result<bool> {
-    let indexed = index_for_search(ctx).await?;
-    let rendered = render_stored(ctx).await?;
-    Ok(indexed.max(rendered) >= UPGRADE_BATCH as usize)
+    let done = [
+        upgrade_batch(
+            ctx,
+            store::shipments::unsearchable,
+            store::shipment_terms::make_searchable,
+            "indexed shipments stored before search for search",
+        )
+        .await?,
+        upgrade_batch(
+            ctx,
+            store::shipments::unrendered,
+            store::shipments::render,
+            "stored the representation of shipments stored before it",
+        )
+        .await?,
+        upgrade_batch(
+            ctx,
+            store::orders::unrendered,
+            store::orders::render,
+            "stored the representation of orders stored before it",
+        )
+        .await?,
+        upgrade_batch(
+            ctx,
+            store::shipping_rules::unrendered,
+            store::shipping_rules::render,
+            "stored the representation of shipping rules stored before it",
+        )
+        .await?,
+    ];
+    Ok(done.into_iter().max().unwrap_or(0) >= UPGRADE_BATCH as usize)
 }
 
-/// Gives a batch of shipments stored before search terms existed (V20) their terms; how many.
-async fn index_for_search(ctx: &Ctx) -> Result<usize> {
-    upgrade_batch(
-        ctx,
-        store::shipments::unsearchable,
-        store::shipment_terms::make_searchable,
-        "indexed shipments stored before search for search",
-    )
-    .await
-}
-
-/// Gives a batch of shipments stored before V28 the representation answers are written from;
-/// how many (reads make it from the row meanwhile).
-async fn render_stored(ctx: &Ctx) -> Result<usize> {
-    upgrade_batch(
-        ctx,
-        store::shipments::unrendered,
-        store::shipments::render,
-        "stored the representation of shipments stored before it",
-    )
-    .await
-}
-
-/// Up to `UPGRADE_BATCH` shipments `find` reads, brought up to date by `upgrade` in one write;
-/// how many.
-async fn upgrade_batch(
+/// Up to `UPGRADE_BATCH` rows `find` reads, brought up to date by `upgrade` in one write; how
+/// many (reads make what is missing from the row meanwhile).
+async fn upgrade_batch<T: Send + 'static>(
     ctx: &Ctx,
-    find: fn(&store::Reader, u32) -> Result<Vec<ShipmentRecord>>,
-    upgrade: fn(&store::Tx, &[ShipmentRecord]) -> Result<()>,
+    find: fn(&store::Reader, u32) -> Result<Vec<T>>,
+    upgrade: fn(&store::Tx, &[T]) -> Result<()>,
     done: &'static str,
 ) -> Result<usize> {
     let batch = ctx.db.read(move |db| find(db, UPGRADE_BATCH)).await?;
@@ -94,7 +100,7 @@ async fn upgrade_batch(
     }
     let n = batch.len();
     ctx.db.write(move |tx| upgrade(tx, &batch)).await?;
-    tracing::info!(shipments = n, "{done}");
+    tracing::info!(rows = n, "{done}");
     Ok(n)
 }
 

@@ -5,9 +5,10 @@ use crate::{
     error::{Error, Result},
     model::{
         ids,
-        shipping_rule::{ShippingRule, ShippingRuleIn, ShippingRulePage, ShippingRuleRecord},
+        shipping_rule::{ShippingRule, ShippingRuleIn, ShippingRulePage, ShippingRuleRecord, wire},
         usage::Limit,
         validate::Violations,
+        wire as json,
     },
     service::{
         Actor, Ctx, Input, PageParams, billing, carriers, input::whole, operations as ops,
@@ -177,6 +178,50 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Shi
     let (org_id, id) = (org_id.to_string(), id.to_string());
     ctx.db
         .point(|db| store::shipping_rules::get(db, &org_id, &id)?.ok_or(Error::NotFound))
+}
+
+/// `get`'s answer, as JSON written from the rule's stored representation.
+pub async fn get_json(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Vec<u8>> {
+    actor.authorize(org_id, &ops::GET_SHIPPING_RULE)?;
+    ctx.db.point(|db| {
+        let stored = store::shipping_rules::stored(db, org_id, id)?.ok_or(Error::NotFound)?;
+        written(&stored)
+    })
+}
+
+/// `list`'s answer, as JSON written from the rules' stored representations.
+pub async fn list_json(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    page: PageParams,
+) -> Result<Vec<u8>> {
+    actor.authorize(org_id, &ops::LIST_SHIPPING_RULES)?;
+    let page = page_query(&page)?;
+    let org_id = org_id.to_string();
+    ctx.db
+        .read(move |db| {
+            let paged = store::shipping_rules::list_stored(db, &org_id, page)?;
+            let items = paged
+                .items
+                .iter()
+                .map(written)
+                .collect::<Result<Vec<_>>>()?;
+            Ok(json::page(
+                items.iter().map(Vec::as_slice),
+                paged.total,
+                paged.query,
+            ))
+        })
+        .await
+}
+
+/// The full form of a stored rule.
+fn written(stored: &store::shipping_rules::Stored) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(stored.repr.len() + 1024);
+    wire::full(&stored.repr, &stored.referred(), &mut out)
+        .map_err(|e| json::broken("shipping rule", e))?;
+    Ok(out)
 }
 
 /// Replaces every writable field.

@@ -106,6 +106,42 @@ pub fn of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<Shipmen
         .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }
 
+/// The representations of the shipments linked to an order, oldest first, with their ids.
+pub fn stored_of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<(String, Stored)>> {
+    let rows = db
+        .conn
+        .prepare_cached(
+            "SELECT s.repr, s.id, s.shipping_rule_id FROM shipments s
+             WHERE s.org_id = ?1 AND s.order_id = ?2 ORDER BY s.created_at, s.id",
+        )?
+        .query_map([org_id, order_id], |r| {
+            Ok((
+                r.get::<_, Option<String>>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })?
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
+    rows.into_iter()
+        .map(|(repr, id, shipping_rule_id)| {
+            let repr = match repr {
+                Some(repr) => repr,
+                // Stored before V28 and not yet given its representation.
+                None => get(db, org_id, &id)?
+                    .map(|s| wire::repr(&s))
+                    .ok_or(crate::error::Error::NotFound)?,
+            };
+            Ok((
+                id,
+                Stored {
+                    repr,
+                    shipping_rule_id,
+                },
+            ))
+        })
+        .collect()
+}
+
 /// Filters of the shipment list (DESIGN §6); timestamps in the stored form.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {

@@ -1,4 +1,6 @@
-//! `shipping_rules`, read with their carrier, sender address and return rule.
+//! `shipping_rules`, read with their carrier, sender address and return rule. Every write stores
+//! the rule's public representation (`repr`, `shipping_rule::wire`) beside its fields (`body`);
+//! a row stored before V29 gets `repr` from housekeeping.
 
 use crate::store::sql::{OptionalExtension, Row, params};
 
@@ -8,7 +10,10 @@ use crate::{
     error::Result,
     model::{
         carrier::Carrier,
-        shipping_rule::{Ref, ShippingRule, ShippingRuleIn, ShippingRuleRecord},
+        sender_address::SenderAddress,
+        shipping_rule::{
+            Ref, ShippingRule, ShippingRuleIn, ShippingRuleRecord, ShippingRuleSummary, wire,
+        },
     },
     store::{
         PageQuery, Paged, Reader, Tx, carriers, json_column, one_row, sender_addresses, to_json,
@@ -16,11 +21,16 @@ use crate::{
 };
 
 fn select() -> String {
+    select_with("")
+}
+
+/// `select` with more columns (of `r`, the rule) after its own.
+fn select_with(more: &str) -> String {
     format!(
         "SELECT r.id, r.org_id, r.name, r.carrier_id, r.sender_address_id, r.return_shipping_rule_id, r.body,
                 r.created_at, r.updated_at,
                 c.id, c.org_id, c.name, c.carrier_slug, c.config, c.sender_address_id, c.created_at, c.updated_at,
-                {}, rr.name, lp.id, lp.name, dp.id, dp.name
+                {}, rr.name, lp.id, lp.name, dp.id, dp.name{more}
          FROM shipping_rules r
          JOIN carriers c ON c.id = r.carrier_id
          JOIN sender_addresses a ON a.id = r.sender_address_id
@@ -58,18 +68,67 @@ pub(crate) fn rule_from_row(row: &Row) -> crate::store::sql::Result<ShippingRule
 
 fn view(row: &Row) -> crate::store::sql::Result<ShippingRule> {
     let rule = rule_from_row(row)?;
-    let return_shipping_rule = match (
-        &rule.fields.return_shipping_rule_id,
-        row.get::<_, Option<String>>(32)?,
-    ) {
-        (Some(id), Some(name)) => Some(Ref {
-            id: id.clone(),
-            name,
-        }),
-        _ => None,
-    };
+    let referred = referred(row)?;
     Ok(ShippingRule {
         rule,
+        carrier: referred.carrier,
+        sender_address: referred.sender_address,
+        label_printer: referred.label_printer,
+        document_printer: referred.document_printer,
+        return_shipping_rule: referred.return_shipping_rule,
+    })
+}
+
+/// A rule's stored representation and what its full form adds from the rows it refers to.
+pub struct Stored {
+    pub repr: String,
+    pub carrier: Carrier,
+    pub sender_address: SenderAddress,
+    pub label_printer: Option<Ref>,
+    pub document_printer: Option<Ref>,
+    pub return_shipping_rule: Option<Ref>,
+}
+
+impl Stored {
+    pub fn referred(&self) -> wire::Referred<'_> {
+        wire::Referred {
+            carrier: &self.carrier,
+            sender_address: &self.sender_address,
+            label_printer: self.label_printer.as_ref(),
+            document_printer: self.document_printer.as_ref(),
+            return_shipping_rule: self.return_shipping_rule.as_ref(),
+        }
+    }
+}
+
+/// The column `select_with(", r.repr")` reads the representation from.
+const REPR: usize = 37;
+
+/// `Stored` of a row of `select_with(", r.repr")`: the rule's fields are read only when the row
+/// has no representation yet (stored before V29).
+fn stored_view(row: &Row) -> crate::store::sql::Result<Stored> {
+    let repr = match row.get::<_, Option<String>>(REPR)? {
+        Some(repr) => repr,
+        None => wire::repr(&rule_from_row(row)?),
+    };
+    Ok(Stored {
+        repr,
+        ..referred(row)?
+    })
+}
+
+/// What a row of `select` refers to (`repr` left empty).
+fn referred(row: &Row) -> crate::store::sql::Result<Stored> {
+    // The column is authoritative (`rule_from_row`); the name comes from the joined rule.
+    let return_shipping_rule = match (
+        row.get::<_, Option<String>>(5)?,
+        row.get::<_, Option<String>>(32)?,
+    ) {
+        (Some(id), Some(name)) => Some(Ref { id, name }),
+        _ => None,
+    };
+    Ok(Stored {
+        repr: String::new(),
         carrier: Carrier {
             carrier: carriers::from_row_at(row, 9)?,
             sender_address: None,
@@ -102,6 +161,33 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRule>> 
         .optional()?)
 }
 
+/// `get`, as its representation and what it refers to.
+pub fn stored(db: &Reader, org_id: &str, id: &str) -> Result<Option<Stored>> {
+    Ok(db
+        .conn
+        .prepare_cached(&format!(
+            "{} WHERE r.org_id = ?1 AND r.id = ?2",
+            select_with(", r.repr")
+        ))?
+        .query_row([org_id, id], stored_view)
+        .optional()?)
+}
+
+/// The same page as `list`, as `stored` reads each rule.
+pub fn list_stored(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Stored>> {
+    crate::store::org_page(
+        db,
+        org_id,
+        page,
+        "shipping_rules",
+        &format!(
+            "{} WHERE r.org_id = ?1 ORDER BY r.created_at DESC, r.id DESC",
+            select_with(", r.repr")
+        ),
+        stored_view,
+    )
+}
+
 /// The rule alone, without what it refers to.
 pub fn get_rule(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRuleRecord>> {
     Ok(db.conn
@@ -112,6 +198,21 @@ pub fn get_rule(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShippingRu
         )?
         .query_row([org_id, id], rule_from_row)
         .optional()?)
+}
+
+/// The summary of the rule a shipment or an order names (none for none, or a rule since
+/// deleted).
+pub fn summary(
+    db: &Reader,
+    org_id: &str,
+    rule_id: Option<&str>,
+) -> Result<Option<ShippingRuleSummary>> {
+    let Some(rule_id) = rule_id else {
+        return Ok(None);
+    };
+    Ok(get_rule(db, org_id, rule_id)?
+        .as_ref()
+        .map(ShippingRuleSummary::from))
 }
 
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<ShippingRule>> {
@@ -144,12 +245,12 @@ pub fn save(tx: &Tx, r: &ShippingRuleRecord) -> Result<()> {
     let f = &r.fields;
     tx.conn.prepare_cached(
         "INSERT INTO shipping_rules (id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body,
-                                     created_at, updated_at, label_printer_id, document_printer_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                                     created_at, updated_at, label_printer_id, document_printer_id, repr)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, carrier_id = excluded.carrier_id,
            sender_address_id = excluded.sender_address_id, return_shipping_rule_id = excluded.return_shipping_rule_id,
            body = excluded.body, updated_at = excluded.updated_at, label_printer_id = excluded.label_printer_id,
-           document_printer_id = excluded.document_printer_id
+           document_printer_id = excluded.document_printer_id, repr = excluded.repr
          WHERE shipping_rules.org_id = excluded.org_id",
     )?
     .execute(params![
@@ -163,7 +264,8 @@ pub fn save(tx: &Tx, r: &ShippingRuleRecord) -> Result<()> {
         r.created_at,
         r.updated_at,
         f.label_printer_id,
-        f.document_printer_id
+        f.document_printer_id,
+        wire::repr(r)
     ])?;
     Ok(())
 }
@@ -188,4 +290,27 @@ pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
         .prepare_cached("DELETE FROM shipping_rules WHERE org_id = ?1 AND id = ?2")?
         .execute([org_id, id])?;
     one_row(n, "shipping_rules")
+}
+
+/// Up to `limit` rules stored before V29 (no representation yet), for housekeeping.
+pub fn unrendered(db: &Reader, limit: u32) -> Result<Vec<ShippingRuleRecord>> {
+    Ok(db
+        .conn
+        .prepare_cached(
+            "SELECT id, org_id, name, carrier_id, sender_address_id, return_shipping_rule_id, body, created_at,
+                    updated_at
+             FROM shipping_rules WHERE repr IS NULL ORDER BY id LIMIT ?1",
+        )?
+        .query_map([limit], rule_from_row)?
+        .collect::<crate::store::sql::Result<Vec<_>>>()?)
+}
+
+/// Gives rules `unrendered` found their representation, those still without one.
+pub fn render(tx: &Tx, rules: &[ShippingRuleRecord]) -> Result<()> {
+    for r in rules {
+        tx.conn
+            .prepare_cached("UPDATE shipping_rules SET repr = ?2 WHERE id = ?1 AND repr IS NULL")?
+            .execute(params![r.id, wire::repr(r)])?;
+    }
+    Ok(())
 }

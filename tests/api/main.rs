@@ -54,6 +54,7 @@ mod shipping_rules;
 mod shopify;
 mod splits;
 mod stored_answers;
+mod stored_orders_and_rules;
 mod strict_decoder;
 mod test_print;
 mod tracking_page;

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::fixtures::{Shop, id_of, rule_body};
 
 /// The raw text of a 200 answer, checked to be JSON with the content type of every answer.
-async fn text_of(shop: &Shop, path: &str) -> String {
+pub async fn text_of(shop: &Shop, path: &str) -> String {
     let reply = shop.app.get(path, &shop.org.token).await;
     assert_eq!(reply.status.as_u16(), 200, "{}", reply.text);
     assert_eq!(
@@ -28,7 +28,7 @@ async fn answers(shop: &Shop, id: &str) -> (String, String) {
 
 /// `text` parsed, serialized again with sorted keys and compact: the bytes an answer of the
 /// model has.
-fn canonical(text: &str) -> String {
+pub fn canonical(text: &str) -> String {
     let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
     serde_json::to_string(&value).unwrap_or_default()
 }

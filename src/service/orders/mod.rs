@@ -24,8 +24,10 @@ use crate::{
 
 mod for_order;
 pub mod shopify;
+mod wire;
 
 pub use for_order::create_shipment;
+pub use wire::{get_json, list_json};
 
 /// What the list accepts, as the client sent it.
 #[derive(Default)]
@@ -174,23 +176,31 @@ pub async fn create(
     .await
 }
 
+impl ListQuery {
+    /// The page and the filter, or what is wrong with them.
+    fn parse(self) -> Result<(store::PageQuery, Filter)> {
+        let mut errors = Violations::new();
+        let page = self.page.parse(&mut errors);
+        let status = enum_param(
+            &mut errors,
+            "status",
+            self.status,
+            OrderStatus::parse,
+            OrderStatus::names,
+        );
+        errors.finish()?;
+        let filter = Filter {
+            status,
+            channel_id: self.order_channel_id,
+            order_number: self.order_number,
+        };
+        Ok((page, filter))
+    }
+}
+
 pub async fn list(ctx: &Ctx, actor: &Actor, org_id: &str, query: ListQuery) -> Result<OrderPage> {
     actor.authorize(org_id, &ops::LIST_ORDERS)?;
-    let mut errors = Violations::new();
-    let page = query.page.parse(&mut errors);
-    let status = enum_param(
-        &mut errors,
-        "status",
-        query.status,
-        OrderStatus::parse,
-        OrderStatus::names,
-    );
-    errors.finish()?;
-    let filter = Filter {
-        status,
-        channel_id: query.order_channel_id,
-        order_number: query.order_number,
-    };
+    let (page, filter) = query.parse()?;
     let org_id = org_id.to_string();
     ctx.db
         .read(move |db| {

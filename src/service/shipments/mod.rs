@@ -15,7 +15,6 @@ use crate::{
             self, Party, Shipment, ShipmentBody, ShipmentIn, ShipmentListItem, ShipmentPage,
             ShipmentRecord,
         },
-        shipping_rule::ShippingRuleSummary,
         status::ShipmentStatus,
         validate::Violations,
     },
@@ -53,27 +52,14 @@ pub use wire::{get_json, list_json};
 
 /// A shipment with its documents and the summary of its rule, as every answer shows it.
 pub(crate) fn view_of(db: &Reader, shipment: ShipmentRecord) -> Result<Shipment> {
-    let shipping_rule = rule_summary(db, &shipment.org_id, shipment.shipping_rule_id.as_deref())?;
+    let shipping_rule =
+        store::shipping_rules::summary(db, &shipment.org_id, shipment.shipping_rule_id.as_deref())?;
     let documents = store::documents::of_shipment(db, &shipment.org_id, &shipment.id)?;
     Ok(Shipment {
         shipment,
         documents,
         shipping_rule,
     })
-}
-
-/// The summary of the rule a shipment names.
-fn rule_summary(
-    db: &Reader,
-    org_id: &str,
-    rule_id: Option<&str>,
-) -> Result<Option<ShippingRuleSummary>> {
-    let Some(rule_id) = rule_id else {
-        return Ok(None);
-    };
-    Ok(store::shipping_rules::get_rule(db, org_id, rule_id)?
-        .as_ref()
-        .map(ShippingRuleSummary::from))
 }
 
 /// Reads a shipment of the organization with its documents and rule, or 404.
@@ -150,7 +136,7 @@ pub(crate) fn save(
             Change::Created => Ok(Shipment {
                 shipment: shipment.clone(),
                 documents: new_documents.to_vec(),
-                shipping_rule: rule_summary(
+                shipping_rule: store::shipping_rules::summary(
                     tx,
                     &shipment.org_id,
                     shipment.shipping_rule_id.as_deref(),

@@ -11,7 +11,7 @@ use crate::{
     store,
 };
 
-use super::{ListQuery, rule_summary};
+use super::ListQuery;
 
 /// `get`'s answer, as JSON.
 pub async fn get_json(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Vec<u8>> {
@@ -20,7 +20,7 @@ pub async fn get_json(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Resul
         let stored = store::shipments::stored(db, org_id, id)?.ok_or(Error::NotFound)?;
         let documents = store::documents::of_shipment(db, org_id, id)?;
         let rule_id = stored.shipping_rule_id.as_deref();
-        let rule = rule_summary(db, org_id, rule_id)?;
+        let rule = store::shipping_rules::summary(db, org_id, rule_id)?;
         let mut out = Vec::with_capacity(stored.repr.len() + 128);
         wire::full(&stored.repr, rule_id, &documents, rule.as_ref(), &mut out)
             .map_err(|e| json::broken("shipment", e))?;

@@ -8,6 +8,8 @@ use crate::model::{
     validate::Violations,
 };
 
+pub mod wire;
+
 pub const CONDITION_TYPES: [&str; 5] = ["weight", "priceRange", "price", "quantity", "flatRate"];
 pub const OPERATORS: [&str; 5] = ["gt", "gte", "lt", "lte", "eq"];
 

@@ -15,6 +15,8 @@ use crate::model::{
     validate::Violations,
 };
 
+pub mod wire;
+
 /// A line of an order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Object)]
 #[serde(rename_all = "camelCase", default)]

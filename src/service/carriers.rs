@@ -179,23 +179,19 @@ pub async fn delete(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<
     .await
 }
 
-/// The carrier `id` (given in `field`) of the organization; when there is none, says so in
-/// `errors`. An empty id is left to the body's own checks.
+/// Checks that the organization has carrier `id` (given in `field`); when it has none, says so
+/// in `errors`. An empty id is left to the body's own checks.
 pub(crate) fn found(
     db: &Reader,
     org_id: &str,
     id: &str,
     field: &str,
     errors: &mut Violations,
-) -> Result<Option<Carrier>> {
-    if id.is_empty() {
-        return Ok(None);
-    }
-    let carrier = store::carriers::get(db, org_id, id)?;
-    if carrier.is_none() {
+) -> Result<()> {
+    if !id.is_empty() && !store::carriers::exists(db, org_id, id)? {
         errors.add(field, format!("no carrier {id} in this organization"));
     }
-    Ok(carrier)
+    Ok(())
 }
 
 /// Checks that `id` names a carrier of the organization (400 on `field` otherwise).

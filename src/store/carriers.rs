@@ -46,6 +46,14 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<Carrier>> {
         .optional()?)
 }
 
+/// Whether the organization has carrier `id` (a reference check: nothing of it is read).
+pub fn exists(db: &Reader, org_id: &str, id: &str) -> Result<bool> {
+    Ok(db
+        .conn
+        .prepare_cached("SELECT 1 FROM carriers WHERE org_id = ?1 AND id = ?2")?
+        .exists([org_id, id])?)
+}
+
 pub fn list(db: &Reader, org_id: &str, page: PageQuery) -> Result<Paged<Carrier>> {
     crate::store::org_page(
         db,

@@ -69,6 +69,13 @@ pub fn by_number(db: &Reader, org_id: &str, number: &str) -> Result<Vec<OrderRec
         .collect::<crate::store::sql::Result<Vec<_>>>()?)
 }
 
+pub fn exists(db: &Reader, org_id: &str, id: &str) -> Result<bool> {
+    Ok(db
+        .conn
+        .prepare_cached("SELECT 1 FROM orders WHERE org_id = ?1 AND id = ?2")?
+        .exists([org_id, id])?)
+}
+
 pub fn number_taken(db: &Reader, org_id: &str, channel_id: &str, number: &str) -> Result<bool> {
     Ok(db.conn
         .prepare_cached("SELECT 1 FROM orders WHERE org_id = ?1 AND order_channel_id = ?2 AND order_number = ?3")?

@@ -368,9 +368,8 @@ fn select<T>(
     })
 }
 
-/// Stores a new shipment; what it stored as its representation.
-pub fn insert(tx: &Tx, s: &ShipmentRecord) -> Result<String> {
-    let repr = wire::repr(s);
+/// Stores a new shipment with its representation (`shipment::wire::repr`), which it returns.
+pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: String) -> Result<String> {
     tx.conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
                                 shipping_rule_id, return_of, body, repr, created_at, updated_at, split_from, splits_made,

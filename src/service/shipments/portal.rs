@@ -329,7 +329,7 @@ async fn save_return(
             created_at: now.clone(),
             updated_at: now,
         };
-        save(tx, &ret, Change::Created, &[])?;
+        save(tx, &ret, Change::Created(None), &[])?;
         require(tx, &ret.org_id, &ret.id).map(drop)
     })
     .await

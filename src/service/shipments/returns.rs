@@ -57,7 +57,7 @@ pub async fn create_return(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> 
         let mut ret = ret;
         let documents = apply(&mut ret, booked, now.clone());
         let page = crate::service::tracking_page::Link::give(&base_url, &mut ret)?;
-        save(tx, &ret, Change::Created, &documents)?;
+        save(tx, &ret, Change::Created(None), &documents)?;
         if let Some(page) = page {
             page.record(tx, &ret, &now)?;
         }

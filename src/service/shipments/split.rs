@@ -236,7 +236,7 @@ fn split_in(
             .clone()
             .unwrap_or_else(|| format!("{}-{}", original.reference, done + n as i64 + 1));
         let shipment = split_off(&original, parcel, reference, &job.settings, now);
-        save(tx, &shipment, Change::Created, &[])?;
+        save(tx, &shipment, Change::Created(None), &[])?;
         created.push(view_of(tx, shipment)?);
     }
     original.splits_made += created.len() as i64;

@@ -8,7 +8,9 @@ use poem::{
     web::{Data, Path, Query},
 };
 use poem_openapi::types::ToJSON;
-use serde::Deserialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 use super::Desk;
 use crate::{
@@ -26,6 +28,46 @@ pub struct ListParams {
     carrier: Option<String>,
     from: Option<String>,
     to: Option<String>,
+}
+
+/// What the list's table and pager show of a page of the REST list.
+#[derive(Deserialize, Serialize)]
+struct ListPage<'a> {
+    #[serde(borrow)]
+    data: Vec<ListRow<'a>>,
+    limit: u64,
+    page: u64,
+    total: u64,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListRow<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(borrow)]
+    reference: Cow<'a, str>,
+    #[serde(borrow)]
+    status: Cow<'a, str>,
+    #[serde(borrow)]
+    carrier_settings: Product<'a>,
+    #[serde(borrow)]
+    sender_address: Named<'a>,
+    #[serde(borrow)]
+    created_at: Cow<'a, str>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Product<'a> {
+    #[serde(borrow)]
+    product_id: Cow<'a, str>,
+}
+
+#[derive(Deserialize, Serialize)]
+struct Named<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
 }
 
 #[handler]
@@ -56,11 +98,20 @@ pub async fn list(
         created_to: day(params.to.clone(), "23:59:59.999"),
         ..Default::default()
     };
-    // The page of the REST answer, written from the stored representations.
-    let (page, error) = match shipments::list_json(ctx, &desk.actor, &org, query).await {
-        Ok(page) => (serde_json::from_slice(&page).unwrap_or_default(), None),
-        Err(Error::Validation(errors)) => (
-            serde_json::Value::Null,
+    // The page of the REST answer, written from the stored representations; read back only
+    // as far as the table shows it.
+    let json = match shipments::list_json(ctx, &desk.actor, &org, query).await {
+        Ok(json) => Ok(json),
+        Err(Error::Validation(errors)) => Err(errors),
+        Err(err) => return desk.refused(req, err),
+    };
+    let (page, error) = match &json {
+        Ok(json) => match serde_json::from_slice::<ListPage>(json) {
+            Ok(page) => (to_value(page), None),
+            Err(err) => return desk.refused(req, crate::model::wire::broken("page", err)),
+        },
+        Err(errors) => (
+            minijinja::Value::UNDEFINED,
             Some(
                 errors
                     .iter()
@@ -69,7 +120,6 @@ pub async fn list(
                     .join("; "),
             ),
         ),
-        Err(err) => return desk.refused(req, err),
     };
     let keep = super::keep(&[
         ("status", status.as_deref()),
@@ -104,7 +154,7 @@ pub async fn list(
         "app/shipments.html",
         "shipments",
         context! {
-            page => to_value(page), tabs, status, error, may_create, keep,
+            page, tabs, status, error, may_create, keep,
             bulk => choices, notice,
             q => params.q, from => params.from, to => params.to,
             carriers => to_value(carriers), carrier => params.carrier,

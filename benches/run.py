@@ -346,35 +346,34 @@ def main():
     print(open(OUT).read())
 
 
-# What `perf record -g` of the server under wrk showed where a target is not met (the figures are
-# from the run that wrote docs/decisions.md "Performance and durability"; re-profile after a change).
-PROFILE = """## Where the time goes (profiles after issue 30's first part)
+# Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
+# graphs of the release binary); re-profile after a change and rewrite this text.
+PROFILE = """## Where the time goes (profiles after issue 30's second part)
 
-`perf record -F 1999 -g -p <pid>` of the release server while wrk drives one row (2026-11-27;
-the release binary has symbols but no frame pointers, so shares are by function, not by
-caller):
+`benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
+release server while wrk drives one row (2026-11-27), shares of all samples unless said:
 
 - **get shipment**: 55 % of the samples in Shipbase's binary, 35 % in the kernel (loopback TCP to
-  wrk on the same two cores, task wake-ups, and the `fcntl` locks SQLite takes on the WAL's
-  shared memory for each read transaction, ~2.5 %), 10 % in libc (copying the answer: SQLite's
-  row → the `String` → the response → hyper's buffer, ~6 %; allocation). In the binary: SQLite's
-  point read ~5 %, the scan that merges `documents`/`shippingRule` into the stored bytes ~3.5 %,
-  and the rest spread thin over hyper's parse and encode, poem's routing and middleware chain
-  (request id, limits, idempotency, metrics), and the token look-up (~0.5 %). Neither the model
-  nor a value tree is built any more; what is left is the per-request cost of the HTTP stack
-  and the kernel's loopback, which `/health` pays as well.
-- **list 20 + total**: 73 % in the binary. Scanning the twenty representations to skip the
-  members a list item does not show (parties, parcels: `serde_json`'s `RawValue` validation)
-  is ~21 %; copies ~6 %; SQLite ~6 % (the page from the index, the kept count, one sender
-  address). The next step is to store the list item's members in their own column (written by
-  the same statement), so a list copies them without a scan, at ~400 bytes more per row.
-- **create shipment**: the furthest from its target. 17 % of the samples are system calls (the
-  WAL's `pwrite`, one `fsync` per group commit, TCP); in user space copies ~8 %, allocation
-  ~8 %, SQLite's B-tree work ~8 % (the row, its indexes, the kept counts, the search terms, the
-  usage counter), the strict body check ~3 %, `format!` ~4 % (field paths of the checks), and the
-  check that every character of the parties prints with the label fonts ~3 % (glyph look-ups).
-  Halving the request's CPU needs a profile with callers (a build with frame pointers) to
-  find the owners of the copies and allocations; that is the remaining work.
+  wrk on the same two cores, task wake-ups, the `fcntl` locks SQLite takes on the WAL's shared
+  memory for each read transaction), 10 % in libc (copying the answer, allocation). Neither the
+  model nor a value tree is built; what is left is the per-request cost of the HTTP stack and
+  the kernel's loopback, which `/health` pays as well.
+- **list 20 + total**: scanning the twenty representations to skip the members a list item
+  does not show (parties, parcels) is ~21 %; copies ~6 %; SQLite ~6 %. The next step is a column
+  holding the list item's members (written by the same statement, ~300 bytes a row), so a list
+  copies them without a scan and reads ~300 instead of ~1,500 bytes a row.
+- **create shipment**: bound by the writer's one thread (CPU plus the commit's fsync; the
+  server uses ~1.3 of the 2 cores, and `synchronous=normal` is no faster than `full`). Of the
+  writer's samples before this part's change: the row's insert with its seven index B-trees and
+  the count trigger 18 %, the search terms 16 % (two B-trees and a foreign-key look-up per term),
+  the commit 23 % (WAL frames, the automatic checkpoint, fsync), the savepoint each job runs in
+  ~5 % (SQLite copies each page a job touches into its sub-journal), the audit record 4 %, the
+  plan counter 4 %; serializing the representation (14 %), building the shipment and reading
+  the carrier (~8 %) have moved to the request's thread since. The candidates left are in
+  docs/decisions.md ("creates off the writer").
+- **workbench shipments page**: the template's render ~24 %, the list's read and merge ~32 %
+  (half of it the representation scan above), reading the list's JSON back ~8 % (only the
+  shown fields), the session and membership look-up ~4 %.
 """
 
 

@@ -34,6 +34,17 @@ pub fn to_vec<T: poem_openapi::types::ToJSON>(value: &T) -> Vec<u8> {
     serde_json::to_vec(&json).unwrap_or_default()
 }
 
+/// The JSON of a value as poem-openapi answers it, without the member `leave_out` (when given):
+/// what a write stores as a resource's representation.
+pub fn stored<T: poem_openapi::types::ToJSON>(value: &T, leave_out: Option<&str>) -> String {
+    let mut json = value.to_json().unwrap_or_default();
+    if let (Some(object), Some(key)) = (json.as_object_mut(), leave_out) {
+        object.remove(key);
+    }
+    // A `Value` always serializes.
+    serde_json::to_string(&json).unwrap_or_default()
+}
+
 /// Writes `[a,b,…]` of JSON texts.
 pub fn array<'a>(items: impl IntoIterator<Item = &'a [u8]>, out: &mut Vec<u8>) {
     out.push(b'[');

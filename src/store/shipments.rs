@@ -70,17 +70,24 @@ pub fn stored(db: &Reader, org_id: &str, id: &str) -> Result<Option<Stored>> {
             ))
         })
         .optional()?;
-    Ok(match row {
-        None => None,
-        Some((Some(repr), shipping_rule_id)) => Some(Stored {
-            repr,
+    row.map(|(repr, shipping_rule_id)| {
+        Ok(Stored {
+            repr: rendered(db, org_id, id, repr)?,
             shipping_rule_id,
-        }),
-        Some((None, _)) => get(db, org_id, id)?.map(|s| Stored {
-            repr: wire::repr(&s),
-            shipping_rule_id: s.shipping_rule_id,
-        }),
+        })
     })
+    .transpose()
+}
+
+/// A row's representation, made from the row when it has none yet (stored before V28 and not
+/// yet given one by housekeeping).
+fn rendered(db: &Reader, org_id: &str, id: &str, repr: Option<String>) -> Result<String> {
+    match repr {
+        Some(repr) => Ok(repr),
+        None => get(db, org_id, id)?
+            .map(|s| wire::repr(&s))
+            .ok_or(crate::error::Error::NotFound),
+    }
 }
 
 /// The shipping rule of a pending shipment (none for other statuses and for none), read without
@@ -124,13 +131,7 @@ pub fn stored_of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<
         .collect::<crate::store::sql::Result<Vec<_>>>()?;
     rows.into_iter()
         .map(|(repr, id, shipping_rule_id)| {
-            let repr = match repr {
-                Some(repr) => repr,
-                // Stored before V28 and not yet given its representation.
-                None => get(db, org_id, &id)?
-                    .map(|s| wire::repr(&s))
-                    .ok_or(crate::error::Error::NotFound)?,
-            };
+            let repr = rendered(db, org_id, &id, repr)?;
             Ok((
                 id,
                 Stored {
@@ -208,16 +209,7 @@ pub fn list_stored(
             ))
         },
     )?;
-    paged.try_map(|(repr, id, address)| {
-        let repr = match repr {
-            Some(repr) => repr,
-            // Stored before V28 and not yet given its representation.
-            None => get(db, org_id, &id)?
-                .map(|s| wire::repr(&s))
-                .ok_or(crate::error::Error::NotFound)?,
-        };
-        Ok((repr, address))
-    })
+    paged.try_map(|(repr, id, address)| Ok((rendered(db, org_id, &id, repr)?, address)))
 }
 
 /// The page of `filter` and its total; each row as `map` reads `columns` (of `s`, the shipment,

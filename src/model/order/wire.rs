@@ -1,8 +1,6 @@
 //! An order's stored representation (the `repr` column) and its full form written from it, byte
 //! for byte what `Order` serializes to.
 
-use poem_openapi::types::ToJSON;
-
 use crate::model::{
     order::OrderRecord,
     order_channel::OrderChannelRef,
@@ -17,11 +15,7 @@ const RULE_ID: &str = "shippingRuleId";
 /// What every write of an order stores: its public JSON (the members of `Order` but
 /// `orderChannel`, `shipments`, `shippingRule` and `shippingRuleId`).
 pub fn repr(o: &OrderRecord) -> String {
-    let mut json = o.to_json().unwrap_or_default();
-    if let Some(object) = json.as_object_mut() {
-        object.remove(RULE_ID);
-    }
-    serde_json::to_string(&json).unwrap_or_default()
+    wire::stored(o, Some(RULE_ID))
 }
 
 /// `Order` from the representation, the rule id of the row, the channel, the JSON array of the

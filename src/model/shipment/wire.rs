@@ -1,8 +1,6 @@
 //! A shipment's stored representation (the `repr` column) and the answers written from it: the
 //! full form and the list item, byte for byte what their models serialize to.
 
-use poem_openapi::types::ToJSON;
-
 use crate::model::{
     document::Document,
     shipment::ShipmentRecord,
@@ -41,11 +39,7 @@ const SUMMARY_MEMBERS: [&str; 8] = [
 /// What the unit of work stores with every write of a shipment: its public JSON (the members of
 /// `Shipment` but `documents`, `shippingRule` and `shippingRuleId`).
 pub fn repr(s: &ShipmentRecord) -> String {
-    let mut json = s.to_json().unwrap_or_default();
-    if let Some(object) = json.as_object_mut() {
-        object.remove(RULE_ID);
-    }
-    serde_json::to_string(&json).unwrap_or_default()
+    wire::stored(s, Some(RULE_ID))
 }
 
 /// `Shipment` from the representation, the rule id of the row, the documents and the rule.

@@ -1,8 +1,6 @@
 //! A shipping rule's stored representation (the `repr` column) and its full form written from
 //! it, byte for byte what `ShippingRule` serializes to.
 
-use poem_openapi::types::ToJSON;
-
 use crate::model::{
     carrier::Carrier,
     sender_address::SenderAddress,
@@ -14,8 +12,7 @@ use crate::model::{
 /// `ShippingRule` but `carrier`, `documentPrinter`, `labelPrinter`, `returnShippingRule` and
 /// `senderAddress`). Its reference ids change only through the rule's own writes.
 pub fn repr(r: &ShippingRuleRecord) -> String {
-    let json = r.to_json().unwrap_or_default();
-    serde_json::to_string(&json).unwrap_or_default()
+    wire::stored(r, None)
 }
 
 /// What a rule's full form adds to its representation, read from the rows it refers to.

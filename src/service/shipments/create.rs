@@ -1,4 +1,4 @@
-//! Creating a shipment (DESIGN §7 defaults): the body checked, the shipment built and its
+//! Creating a shipment with its defaults (ids, sender party, status, term of trade): the body checked, the shipment built and its
 //! representation written on the request's thread, then checked again and stored by the writer.
 
 use poem_openapi::types::ToJSON;
@@ -266,7 +266,7 @@ pub(crate) fn open_order(db: &Reader, org_id: &str, order_id: &str) -> Result<()
     Ok(())
 }
 
-/// The defaults of DESIGN §7 for parts: a sender party from the sender address when there is
+/// The defaults for parts: a sender party from the sender address when there is
 /// none, and ids for parcels and order lines that came without.
 pub(crate) fn fill_defaults(new: &mut ShipmentIn, address: &SenderAddress) {
     if !new.parties.iter().any(|p| p.kind == "sender") {
@@ -286,7 +286,7 @@ pub(crate) fn fill_defaults(new: &mut ShipmentIn, address: &SenderAddress) {
     }
 }
 
-/// Applies the defaults of DESIGN §7: ids, sender party, status, term of trade.
+/// Applies the defaults: ids, sender party, status, term of trade.
 pub(crate) fn build(
     id: String,
     mut new: ShipmentIn,
@@ -325,7 +325,7 @@ pub(crate) fn build(
     }
 }
 
-/// The sender party as DESIGN §16 fills it from a sender address.
+/// The sender party a sender address fills in: its name, address, contact, e-mail and phone.
 pub fn sender_party(address: &SenderAddress) -> Party {
     let a = &address.fields;
     Party {

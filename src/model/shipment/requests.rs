@@ -50,7 +50,7 @@ pub struct BookIn {
 
 /// Moves order lines (or, without `orderLineIds`, the whole parcel) into one new shipment
 ///.
-#[derive(Deserialize, Object, Default)]
+#[derive(Debug, Deserialize, Object, Default)]
 #[serde(rename_all = "camelCase", default)]
 #[oai(rename_all = "camelCase")]
 pub struct SplitIn {
@@ -65,7 +65,7 @@ pub struct SplitIn {
 }
 
 /// Units of one order line.
-#[derive(Deserialize, Object)]
+#[derive(Debug, Deserialize, Object)]
 pub struct LineQuantityIn {
     pub id: String,
     /// At least 1, at most what the parcel holds (over all new shipments together).
@@ -73,7 +73,7 @@ pub struct LineQuantityIn {
 }
 
 /// One new shipment of a batch split.
-#[derive(Deserialize, Object)]
+#[derive(Debug, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct BatchItemIn {
@@ -84,7 +84,7 @@ pub struct BatchItemIn {
 }
 
 /// Moves quantities of order lines into several new shipments, all or nothing.
-#[derive(Deserialize, Object)]
+#[derive(Debug, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct BatchSplitIn {
@@ -113,7 +113,7 @@ pub struct SplitOut {
 }
 
 /// A tracking event to record.
-#[derive(Deserialize, Object)]
+#[derive(Debug, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct TrackingEventIn {
@@ -125,13 +125,13 @@ pub struct TrackingEventIn {
 }
 
 /// The status to move to.
-#[derive(Deserialize, Object)]
+#[derive(Debug, Deserialize, Object)]
 pub struct StatusIn {
     pub status: ShipmentStatus,
 }
 
 /// The rule to apply.
-#[derive(Deserialize, Object)]
+#[derive(Debug, Deserialize, Object)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct ApplyRuleIn {

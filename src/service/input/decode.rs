@@ -3,7 +3,7 @@
 use crate::{
     error::{Error, Result},
     model::validate::Violations,
-    service::input::strict,
+    service::input::{one_pass, strict},
 };
 
 /// A request body decoded at the edge (REST or MCP). A decoding error is held, not returned, so
@@ -78,11 +78,15 @@ impl<T> Input<T> {
     }
 }
 
-/// Decodes a JSON body into an `Input`, keeping a repaired copy when its shape is wrong.
+/// Decodes a JSON body into an `Input`, keeping a repaired copy when its shape is wrong. A body
+/// that fits is read once, straight into `T` (`one_pass`).
 pub fn input_json<T>(bytes: &[u8]) -> Input<T>
 where
     T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
 {
+    if let Some(body) = one_pass::decode(bytes) {
+        return Input::ok(body);
+    }
     match serde_json::from_slice(bytes) {
         Ok(value) => input_value(value),
         Err(e) => Input::new(Err(Error::InvalidJson(e.to_string()))),
@@ -94,6 +98,9 @@ pub fn input_value<T>(value: serde_json::Value) -> Input<T>
 where
     T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
 {
+    if let Some(body) = one_pass::decode_value(&value) {
+        return Input::ok(body);
+    }
     if !value.is_object() {
         return Input::new(Err(not_an_object()));
     }
@@ -120,6 +127,9 @@ pub fn decode_json<T>(bytes: &[u8]) -> Result<T>
 where
     T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
 {
+    if let Some(body) = one_pass::decode(bytes) {
+        return Ok(body);
+    }
     let value: serde_json::Value =
         serde_json::from_slice(bytes).map_err(|e| Error::InvalidJson(e.to_string()))?;
     decode_value(value)
@@ -128,6 +138,18 @@ where
 /// Decodes an already parsed JSON value into `T`; see `decode_json`. The value is checked
 /// against `T`'s schema first (unknown, missing and mistyped fields, all at once).
 pub fn decode_value<T>(value: serde_json::Value) -> Result<T>
+where
+    T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
+{
+    match one_pass::decode_value(&value) {
+        Some(body) => Ok(body),
+        None => checked(value),
+    }
+}
+
+/// `decode_value` without the one-pass reading: the value checked against `T`'s schema, then
+/// read.
+pub(super) fn checked<T>(value: serde_json::Value) -> Result<T>
 where
     T: serde::de::DeserializeOwned + poem_openapi::types::Type + 'static,
 {

@@ -21,13 +21,13 @@ use serde_json::Value;
 use crate::error::FieldError;
 
 /// The schema of a body type and every schema it refers to.
-struct Compiled {
-    root: MetaSchemaRef,
+pub(super) struct Compiled {
+    pub(super) root: MetaSchemaRef,
     schemas: BTreeMap<String, MetaSchema>,
 }
 
 /// The compiled schema of `T`, kept per thread (no lock on the request path).
-fn compiled<T: Type + 'static>() -> Rc<Compiled> {
+pub(super) fn compiled<T: Type + 'static>() -> Rc<Compiled> {
     thread_local! {
         static CACHE: RefCell<HashMap<TypeId, Rc<Compiled>>> = RefCell::default();
     }
@@ -45,6 +45,40 @@ fn compiled<T: Type + 'static>() -> Rc<Compiled> {
             })
             .clone()
     })
+}
+
+/// Whether the body type's schema is an object with fields of its own (not a free-form one).
+pub(super) fn shows_fields(compiled: &Compiled) -> bool {
+    resolve_through(compiled, &compiled.root).is_some_and(|s| !s.properties.is_empty())
+}
+
+/// The fields of a struct (`fields`, as serde names them) that `compiled` requires, as bits in
+/// their order: the union over the schema's objects that have exactly these fields. `None` when
+/// none has them (or there are more than 64).
+pub(super) fn required(compiled: &Compiled, fields: &[&str]) -> Option<u64> {
+    if fields.len() > 64 {
+        return None;
+    }
+    let inline = match &compiled.root {
+        MetaSchemaRef::Inline(schema) => Some(&**schema),
+        MetaSchemaRef::Reference(_) => None,
+    };
+    let mut found = None;
+    for schema in compiled.schemas.values().chain(inline) {
+        let same = schema.ty == "object"
+            && schema.properties.len() == fields.len()
+            && schema
+                .properties
+                .iter()
+                .all(|(name, _)| fields.contains(name));
+        if same {
+            let mask = (fields.iter().enumerate())
+                .filter(|(_, field)| schema.required.contains(field))
+                .fold(0u64, |mask, (i, _)| mask | 1 << i);
+            found = Some(found.unwrap_or(0) | mask);
+        }
+    }
+    found
 }
 
 /// Everything wrong with `value` as a body of type `T`.
@@ -144,7 +178,7 @@ fn repair_object(
 }
 
 /// The schema a property stands for, through the `allOf` that carries its description.
-fn resolve_through<'a>(
+pub(super) fn resolve_through<'a>(
     compiled: &'a Compiled,
     schema: &'a MetaSchemaRef,
 ) -> Option<&'a MetaSchema> {

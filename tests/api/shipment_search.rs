@@ -172,6 +172,16 @@ async fn the_workbench_searches_and_scans_tracking_numbers() {
     assert_eq!(page.status, 200, "{}", page.text());
     assert!(page.text().contains("WEB-1"), "{}", page.text());
     assert!(!page.text().contains("WEB-2"), "{}", page.text());
+    // The row's members come from the stored shipment, the sender's name from its address.
+    let sender = shop.address["name"].as_str().unwrap_or_default();
+    let product = booked["carrierSettings"]["productId"]
+        .as_str()
+        .unwrap_or_default();
+    for shown in [sender, product, "processing"] {
+        assert!(!shown.is_empty() && page.text().contains(shown), "{shown}");
+    }
+    let link = format!("href=\"/app/{}/shipments/{jane}\"", shop.org.id);
+    assert!(page.html.contains(&link), "{}", page.html);
     let page = browser
         .get(&app_path(
             &shop.org,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::{
     error::{Error, Result},
-    model::{shipment::wire, wire as json},
+    model::{page::Paged, shipment::wire, wire as json},
     service::{Actor, Ctx, operations as ops},
     store,
 };
@@ -62,6 +62,42 @@ pub async fn list_json(
                 paged.total,
                 paged.query,
             ))
+        })
+        .await
+}
+
+/// `list`'s page as stored, for a page that shows a few members of each shipment (the
+/// workbench's list): each shipment's representation (without the list's sender address) and
+/// the name of its sender address.
+pub async fn list_stored(
+    ctx: &Ctx,
+    actor: &Actor,
+    org_id: &str,
+    query: ListQuery,
+) -> Result<Paged<(String, String)>> {
+    actor.authorize(org_id, &ops::LIST_SHIPMENTS)?;
+    let (page, filter) = query.parse()?;
+    let org_id = org_id.to_string();
+    ctx.db
+        .read(move |db| {
+            let paged = store::shipments::list_stored(db, &org_id, &filter, page)?;
+            let mut names: HashMap<String, String> = HashMap::new();
+            let mut items = Vec::with_capacity(paged.items.len());
+            for (repr, address_id) in paged.items {
+                if !names.contains_key(&address_id) {
+                    let address = store::sender_addresses::get(db, &org_id, &address_id)?
+                        .ok_or_else(|| {
+                            Error::Internal(format!("no sender address {address_id}"))
+                        })?;
+                    names.insert(address_id.clone(), address.fields.name);
+                }
+                items.push((repr, names[&address_id].clone()));
+            }
+            Ok(Paged {
+                items,
+                total: paged.total,
+                query: paged.query,
+            })
         })
         .await
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::Desk;
 use crate::{
     error::Error,
-    model::{shipment::BookIn, status::ShipmentStatus},
+    model::{page::Paged, shipment::BookIn, status::ShipmentStatus},
     service::{Ctx, Input, PageParams, operations as ops, shipments},
     web::page::{field, see_other, to_value},
 };
@@ -30,16 +30,17 @@ pub struct ListParams {
     to: Option<String>,
 }
 
-/// What the list's table and pager show of a page of the REST list.
-#[derive(Deserialize, Serialize)]
+/// What the list's table and pager show of a page of shipments.
+#[derive(Serialize)]
 struct ListPage<'a> {
-    #[serde(borrow)]
     data: Vec<ListRow<'a>>,
     limit: u64,
     page: u64,
     total: u64,
 }
 
+/// A row of the table: a few members read from the stored representation (borrowed from it,
+/// the rest skipped) and the sender address's name.
 #[derive(Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ListRow<'a> {
@@ -51,7 +52,7 @@ struct ListRow<'a> {
     status: Cow<'a, str>,
     #[serde(borrow)]
     carrier_settings: Product<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default)]
     sender_address: Named<'a>,
     #[serde(borrow)]
     created_at: Cow<'a, str>,
@@ -64,10 +65,27 @@ struct Product<'a> {
     product_id: Cow<'a, str>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Default, Deserialize, Serialize)]
 struct Named<'a> {
     #[serde(borrow)]
     name: Cow<'a, str>,
+}
+
+/// The rows of a stored page, or the shipment that could not be read.
+fn rows(stored: &Paged<(String, String)>) -> serde_json::Result<ListPage<'_>> {
+    let data = (stored.items.iter())
+        .map(|(repr, sender)| {
+            let mut row: ListRow = serde_json::from_str(repr)?;
+            row.sender_address.name = Cow::Borrowed(sender);
+            Ok(row)
+        })
+        .collect::<serde_json::Result<_>>()?;
+    Ok(ListPage {
+        data,
+        limit: stored.query.limit.into(),
+        page: stored.query.page.into(),
+        total: stored.total,
+    })
 }
 
 #[handler]
@@ -98,17 +116,16 @@ pub async fn list(
         created_to: day(params.to.clone(), "23:59:59.999"),
         ..Default::default()
     };
-    // The page of the REST answer, written from the stored representations; read back only
-    // as far as the table shows it.
-    let json = match shipments::list_json(ctx, &desk.actor, &org, query).await {
-        Ok(json) => Ok(json),
+    // The stored representations, read only as far as the table shows them.
+    let stored = match shipments::list_stored(ctx, &desk.actor, &org, query).await {
+        Ok(stored) => Ok(stored),
         Err(Error::Validation(errors)) => Err(errors),
         Err(err) => return desk.refused(req, err),
     };
-    let (page, error) = match &json {
-        Ok(json) => match serde_json::from_slice::<ListPage>(json) {
+    let (page, error) = match &stored {
+        Ok(stored) => match rows(stored) {
             Ok(page) => (to_value(page), None),
-            Err(err) => return desk.refused(req, crate::model::wire::broken("page", err)),
+            Err(err) => return desk.refused(req, crate::model::wire::broken("shipment", err)),
         },
         Err(errors) => (
             minijinja::Value::UNDEFINED,

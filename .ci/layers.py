@@ -17,8 +17,9 @@ Rules:
      none. store/ and carriers/ use none of it.
   4. Nothing below the edge imports the edge (app, api, web, mcp, cli, server).
 
-Unit tests at the end of a file (`#[cfg(test)] mod tests`) are left out. A path is read as text: `crate::a::b::C`, `super::x`, and `use` trees with braces; the file a
-path lands on is the longest module prefix that exists as a file.
+Unit tests at the end of a file (`#[cfg(test)] mod tests`) and files declared `#[cfg(test)] mod
+name;` are left out. A path is read as text: `crate::a::b::C`, `super::x`, and `use` trees with
+braces; the file a path lands on is the longest module prefix that exists as a file.
 """
 
 import os
@@ -167,7 +168,12 @@ def main():
     texts = {mod: strip(open(os.path.join(SRC, file), encoding="utf-8").read())
              for mod, file in mods.items()}
     exported = reexports(mods, texts)
+    # Files declared `#[cfg(test)] mod name;` hold tests too: no layer.
+    tests = {mod + (name,) for mod, text in texts.items() for name in
+             re.findall(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text)}
     for mod, file in sorted(mods.items()):
+        if any(mod[:len(t)] == t for t in tests):
+            continue
         text = texts[mod]
         children = set(re.findall(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text, re.M))
         for path, surface in paths_of(text):

@@ -24,6 +24,8 @@ use crate::error::FieldError;
 pub(super) struct Compiled {
     pub(super) root: MetaSchemaRef,
     schemas: BTreeMap<String, MetaSchema>,
+    /// `required`'s answers by the address of serde's list of a struct's fields.
+    required: RefCell<HashMap<usize, Option<u64>>>,
 }
 
 /// The compiled schema of `T`, kept per thread (no lock on the request path).
@@ -41,6 +43,7 @@ pub(super) fn compiled<T: Type + 'static>() -> Rc<Compiled> {
                 Rc::new(Compiled {
                     root: T::schema_ref(),
                     schemas: registry.schemas,
+                    required: RefCell::default(),
                 })
             })
             .clone()
@@ -53,9 +56,16 @@ pub(super) fn shows_fields(compiled: &Compiled) -> bool {
 }
 
 /// The fields of a struct (`fields`, as serde names them) that `compiled` requires, as bits in
-/// their order: the union over the schema's objects that have exactly these fields. `None` when
+/// their order: the union over the schema's objects that have exactly these fields (two structs
+/// with the same field names, whose lists the compiler may merge, count as one). `None` when
 /// none has them (or there are more than 64).
-pub(super) fn required(compiled: &Compiled, fields: &[&str]) -> Option<u64> {
+pub(super) fn required(compiled: &Compiled, fields: &'static [&'static str]) -> Option<u64> {
+    *(compiled.required.borrow_mut())
+        .entry(fields.as_ptr() as usize)
+        .or_insert_with(|| required_of(compiled, fields))
+}
+
+fn required_of(compiled: &Compiled, fields: &[&str]) -> Option<u64> {
     if fields.len() > 64 {
         return None;
     }
@@ -67,10 +77,7 @@ pub(super) fn required(compiled: &Compiled, fields: &[&str]) -> Option<u64> {
     for schema in compiled.schemas.values().chain(inline) {
         let same = schema.ty == "object"
             && schema.properties.len() == fields.len()
-            && schema
-                .properties
-                .iter()
-                .all(|(name, _)| fields.contains(name));
+            && (schema.properties.iter()).all(|(name, _)| fields.contains(name));
         if same {
             let mask = (fields.iter().enumerate())
                 .filter(|(_, field)| schema.required.contains(field))

@@ -7,11 +7,7 @@
 //! every problem; so a valid body is decoded once and an invalid one answers exactly as before.
 //! `agreement` holds the two paths to the same verdicts for every body type.
 
-use std::{
-    cell::{Cell, RefCell},
-    collections::HashMap,
-    fmt,
-};
+use std::{cell::Cell, fmt};
 
 use poem_openapi::types::Type;
 use serde::de::{
@@ -20,6 +16,7 @@ use serde::de::{
 };
 
 use crate::service::input::strict::{self, Compiled};
+use keys::{Fields, KeySeed};
 
 /// Decodes `T` from a JSON object's text in one pass, or `None` when the text is not a body
 /// that `strict` finds nothing wrong with and serde reads (the caller then takes the slow path).
@@ -62,18 +59,8 @@ impl Schema<'_> {
         self.1.get() > 0 || !strict::shows_fields(self.0)
     }
 
-    /// `strict::required` for a struct's fields, kept per thread by the address of serde's
-    /// list of them (one per struct type).
     fn required(self, fields: &'static [&'static str]) -> Option<u64> {
-        thread_local! {
-            static REQUIRED: RefCell<HashMap<usize, Option<u64>>> = RefCell::default();
-        }
-        REQUIRED.with(|known| {
-            *known
-                .borrow_mut()
-                .entry(fields.as_ptr() as usize)
-                .or_insert_with(|| strict::required(self.0, fields))
-        })
+        strict::required(self.0, fields)
     }
 }
 
@@ -100,14 +87,6 @@ struct Map<'c, A> {
     map: A,
     schema: Schema<'c>,
     fields: Option<Fields>,
-}
-
-/// A struct's fields, the ones it requires (bits in their order) and the ones seen so far.
-#[derive(Clone, Copy)]
-struct Fields {
-    names: &'static [&'static str],
-    required: u64,
-    seen: u64,
 }
 
 struct Enum<'c, A>(A, Schema<'c>);
@@ -354,95 +333,6 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<'_, A> {
         self.map.size_hint()
     }
 }
-
-/// The seed of a struct's key: the key must be one of the struct's fields.
-struct KeySeed<'f, S> {
-    seed: S,
-    fields: &'f mut Fields,
-}
-
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, S> {
-    type Value = S::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, key: D) -> Result<Self::Value, D::Error> {
-        self.seed.deserialize(Key {
-            key,
-            fields: self.fields,
-        })
-    }
-}
-
-/// A struct's key, handed to serde's field visitor once it is known to be a field.
-struct Key<'f, D> {
-    key: D,
-    fields: &'f mut Fields,
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Key<'_, D> {
-    type Error = D::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.key.deserialize_any(KnownKey {
-            visitor,
-            fields: self.fields,
-        })
-    }
-
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.key.deserialize_identifier(KnownKey {
-            visitor,
-            fields: self.fields,
-        })
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        ignored_any
-    }
-}
-
-struct KnownKey<'f, V> {
-    visitor: V,
-    fields: &'f mut Fields,
-}
-
-impl<V> KnownKey<'_, V> {
-    /// Counts `key` as seen, or refuses it when the struct has no such field.
-    fn known<E: de::Error>(&mut self, key: &str) -> Result<(), E> {
-        match self.fields.names.iter().position(|name| *name == key) {
-            Some(i) => {
-                self.fields.seen |= 1 << i;
-                Ok(())
-            }
-            None => Err(E::unknown_field(key, self.fields.names)),
-        }
-    }
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for KnownKey<'_, V> {
-    type Value = V::Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        self.visitor.expecting(f)
-    }
-
-    fn visit_str<E: de::Error>(mut self, key: &str) -> Result<Self::Value, E> {
-        self.known(key)?;
-        self.visitor.visit_str(key)
-    }
-
-    fn visit_borrowed_str<E: de::Error>(mut self, key: &'de str) -> Result<Self::Value, E> {
-        self.known(key)?;
-        self.visitor.visit_borrowed_str(key)
-    }
-
-    fn visit_string<E: de::Error>(mut self, key: String) -> Result<Self::Value, E> {
-        self.known(&key)?;
-        self.visitor.visit_string(key)
-    }
-}
-
 impl<'de, 'c, A: EnumAccess<'de>> EnumAccess<'de> for Enum<'c, A> {
     type Error = A::Error;
     type Variant = Variant<'c, A::Variant>;
@@ -488,97 +378,6 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<'_, A> {
     }
 }
 
+mod keys;
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Debug, PartialEq, serde::Deserialize, poem_openapi::Object)]
-    struct Parcel {
-        weight: f64,
-        #[serde(default)]
-        reference: Option<String>,
-    }
-
-    #[derive(Debug, PartialEq, serde::Deserialize, poem_openapi::Object)]
-    struct Body {
-        name: String,
-        parcels: Vec<Parcel>,
-        #[serde(default)]
-        extra: Option<serde_json::Value>,
-    }
-
-    /// `name` is required by the schema; serde alone would fill it in.
-    #[derive(Debug, PartialEq, serde::Deserialize, poem_openapi::Object)]
-    #[serde(default)]
-    struct Defaulted {
-        name: String,
-        note: Option<String>,
-    }
-
-    impl Default for Defaulted {
-        fn default() -> Defaulted {
-            Defaulted {
-                name: "filled".into(),
-                note: None,
-            }
-        }
-    }
-
-    #[test]
-    fn a_body_of_known_fields_is_read_in_one_pass() {
-        let body: Option<Body> = decode(
-            br#" {"name":"a\u00e9","parcels":[{"weight":1.5},{"weight":2,"reference":null}],
-                "extra":{"any":[1,{"thing":true}]}}"#,
-        );
-        let body = body.expect("decoded");
-        assert_eq!(body.name, "aé");
-        assert_eq!(body.parcels[1].weight, 2.0);
-        assert_eq!(body.extra.expect("extra")["any"][1]["thing"], true);
-    }
-
-    #[test]
-    fn an_unknown_field_at_any_depth_is_refused() {
-        assert_eq!(
-            decode::<Body>(br#"{"name":"a","parcels":[],"nmae":1}"#),
-            None
-        );
-        assert_eq!(
-            decode::<Body>(br#"{"name":"a","parcels":[{"weight":1,"wieght":2}]}"#),
-            None
-        );
-    }
-
-    #[test]
-    fn a_field_the_schema_requires_is_not_filled_by_serde() {
-        assert_eq!(decode::<Defaulted>(br#"{"note":"x"}"#), None);
-        assert_eq!(
-            decode::<Defaulted>(br#"{"name":"a"}"#),
-            Some(Defaulted {
-                name: "a".into(),
-                note: None
-            })
-        );
-    }
-
-    #[test]
-    fn an_array_standing_for_a_struct_is_refused() {
-        assert_eq!(decode::<Body>(br#"["a",[]]"#), None);
-        assert_eq!(
-            decode::<Body>(br#"{"name":"a","parcels":[[1.0,null]]}"#),
-            None
-        );
-        let value = serde_json::json!({"name": "a", "parcels": [[1.0, null]]});
-        assert_eq!(decode_value::<Body>(&value), None);
-    }
-
-    #[test]
-    fn what_serde_refuses_and_trailing_text_are_refused() {
-        assert_eq!(decode::<Body>(br#"{"name":"a"}"#), None);
-        assert_eq!(decode::<Body>(br#"{"name":1,"parcels":[]}"#), None);
-        assert_eq!(decode::<Body>(br#"{"name":"a","parcels":[]} x"#), None);
-        assert_eq!(
-            decode::<Body>(br#"{"name":"a","name":"b","parcels":[]}"#),
-            None
-        );
-    }
-}
+mod tests;

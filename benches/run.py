@@ -348,7 +348,7 @@ def main():
 
 # Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
 # graphs of the release binary); re-profile after a change and rewrite this text.
-PROFILE = """## Where the time goes (profiles after issue 30's second part)
+PROFILE = """## Where the time goes (profiles after issue 30's third part)
 
 `benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
 release server while wrk drives one row (2026-11-27), shares of all samples unless said:
@@ -357,23 +357,27 @@ release server while wrk drives one row (2026-11-27), shares of all samples unle
   wrk on the same two cores, task wake-ups, the `fcntl` locks SQLite takes on the WAL's shared
   memory for each read transaction), 10 % in libc (copying the answer, allocation). Neither the
   model nor a value tree is built; what is left is the per-request cost of the HTTP stack and
-  the kernel's loopback, which `/health` pays as well.
+  the kernel's loopback, which `/health` pays as well. The ratio moves with `/health`'s own
+  figure between runs (0.38–0.47 today with the same get path).
 - **list 20 + total**: scanning the twenty representations to skip the members a list item
-  does not show (parties, parcels) is ~21 %; copies ~6 %; SQLite ~6 %. The next step is a column
-  holding the list item's members (written by the same statement, ~300 bytes a row), so a list
-  copies them without a scan and reads ~300 instead of ~1,500 bytes a row.
-- **create shipment**: bound by the writer's one thread (CPU plus the commit's fsync; the
-  server uses ~1.3 of the 2 cores, and `synchronous=normal` is no faster than `full`). Of the
-  writer's samples before this part's change: the row's insert with its seven index B-trees and
-  the count trigger 18 %, the search terms 16 % (two B-trees and a foreign-key look-up per term),
-  the commit 23 % (WAL frames, the automatic checkpoint, fsync), the savepoint each job runs in
-  ~5 % (SQLite copies each page a job touches into its sub-journal), the audit record 4 %, the
-  plan counter 4 %; serializing the representation (14 %), building the shipment and reading
-  the carrier (~8 %) have moved to the request's thread since. The candidates left are in
-  docs/decisions.md ("creates off the writer").
-- **workbench shipments page**: the template's render ~24 %, the list's read and merge ~32 %
-  (half of it the representation scan above), reading the list's JSON back ~8 % (only the
-  shown fields), the session and membership look-up ~4 %.
+  does not show (parties, parcels) is ~21 %; copies ~6 %; SQLite ~6 %. A column holding the
+  list item's members (~300 bytes a row) would let a list copy them without a scan.
+- **create shipment**: not bound by one thread any more: the writer's thread runs ~60 % of a
+  core, the two workers ~40 % each, and the machine is ~80 % busy with wrk; a create waits for
+  its batch's commit, so the 64 connections move in lock-step with the batches. Of all the
+  server's samples: the workers 58 % — the HTTP stack and the kernel's socket writes, the API
+  token's look-up 7 %, serializing the new shipment's representation through poem-openapi's
+  value tree 8 %, the body's one-pass decoding 6 % (10.7 % before this part, as a value tree,
+  the schema check and a second read), the idempotency record 5 %; the writer 42 % — the row's
+  insert with its seven index B-trees 10 %, the search terms 8 % (two B-trees and a
+  foreign-key look-up per term), the commit 15 % (WAL frames written 8 %, fsync 3 %), the
+  audit record 2 %. What is left in Shipbase's own code is the representation's serialization
+  (a serializer writing sorted keys without the value tree) and the terms' B-tree; the rest
+  is SQLite's B-tree and WAL work, the kernel and the HTTP stack. See docs/decisions.md
+  ("Left in the writer").
+- **workbench shipments page**: the template's render ~26 %, reading the fifty rows from their
+  representations ~16 % (serde skipping the parties and parcels it does not show), the page's
+  SQL ~17 %, the session and membership look-ups ~4 %.
 """
 
 

@@ -46,10 +46,7 @@ pub async fn list_json(
             let mut items = Vec::with_capacity(paged.items.len());
             for (repr, address_id) in &paged.items {
                 if !addresses.contains_key(address_id) {
-                    let address = store::sender_addresses::get(db, &org_id, address_id)?
-                        .ok_or_else(|| {
-                            Error::Internal(format!("no sender address {address_id}"))
-                        })?;
+                    let address = sender_address(db, &org_id, address_id)?;
                     addresses.insert(address_id.clone(), json::to_vec(&address));
                 }
                 let mut item = Vec::with_capacity(repr.len() / 2);
@@ -85,10 +82,7 @@ pub async fn list_stored(
             let mut items = Vec::with_capacity(paged.items.len());
             for (repr, address_id) in paged.items {
                 if !names.contains_key(&address_id) {
-                    let address = store::sender_addresses::get(db, &org_id, &address_id)?
-                        .ok_or_else(|| {
-                            Error::Internal(format!("no sender address {address_id}"))
-                        })?;
+                    let address = sender_address(db, &org_id, &address_id)?;
                     names.insert(address_id.clone(), address.fields.name);
                 }
                 items.push((repr, names[&address_id].clone()));
@@ -100,4 +94,14 @@ pub async fn list_stored(
             })
         })
         .await
+}
+
+/// A listed shipment's sender address; a row without one is an internal error.
+fn sender_address(
+    db: &store::Reader,
+    org_id: &str,
+    id: &str,
+) -> Result<crate::model::sender_address::SenderAddress> {
+    store::sender_addresses::get(db, org_id, id)?
+        .ok_or_else(|| Error::Internal(format!("no sender address {id}")))
 }

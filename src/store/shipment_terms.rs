@@ -2,6 +2,8 @@
 //! tracking number, scanning a tracking number), kept as shipments are written, and the
 //! look-up of a search's words.
 
+use std::collections::BTreeSet;
+
 use crate::{
     error::Result,
     model::shipment::ShipmentRecord,
@@ -68,31 +70,32 @@ pub(super) fn prefix_range(word: &str) -> (String, String) {
     (word.to_string(), format!("{word}{}", char::MAX))
 }
 
-/// Brings the search terms of `s` up to date with its body (only the terms that changed are
-/// written: most updates, a status change say, change none) and marks it searchable.
-pub fn index(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
-    let stored: std::collections::BTreeSet<String> = tx
-        .conn
-        .prepare_cached("SELECT term FROM shipment_terms WHERE shipment_id = ?1")?
-        .query_map([&s.id], |r| r.get(0))?
-        .collect::<crate::store::sql::Result<_>>()?;
-    write(tx, s, &stored)
+/// Brings the search terms of `s` up to date with its body, given `before`, the shipment as the
+/// same unit of work read it (its terms are the stored ones: every write of a shipment writes
+/// them from its body). Only the terms that changed are written: most updates, a status change
+/// say, change none. Terms are written and deleted by their key alone (V30).
+pub fn index(tx: &Tx, before: &ShipmentRecord, s: &ShipmentRecord) -> Result<()> {
+    write(tx, s, &before.body.search_terms())
 }
 
-/// The search terms of a shipment just inserted (it has none yet: nothing to read).
+/// The search terms of a shipment that has none yet: just inserted, or stored before V20.
 pub fn index_new(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
-    write(tx, s, &std::collections::BTreeSet::new())
+    write(tx, s, &BTreeSet::new())
+}
+
+/// Deletes the search terms of `s` (the shipment as stored), before `s` is deleted.
+pub fn remove(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
+    for gone in s.body.search_terms() {
+        delete(tx, s, &gone)?;
+    }
+    Ok(())
 }
 
 /// Writes the terms of `s` that `stored` lacks and removes those it no longer has.
-fn write(tx: &Tx, s: &ShipmentRecord, stored: &std::collections::BTreeSet<String>) -> Result<()> {
+fn write(tx: &Tx, s: &ShipmentRecord, stored: &BTreeSet<String>) -> Result<()> {
     let terms = s.body.search_terms();
     for gone in stored.difference(&terms) {
-        tx.conn
-            .prepare_cached(
-                "DELETE FROM shipment_terms WHERE org_id = ?1 AND term = ?2 AND shipment_id = ?3",
-            )?
-            .execute(params![s.org_id, gone, s.id])?;
+        delete(tx, s, gone)?;
     }
     for new in terms.difference(stored) {
         tx.conn
@@ -102,6 +105,15 @@ fn write(tx: &Tx, s: &ShipmentRecord, stored: &std::collections::BTreeSet<String
             )?
             .execute(params![s.org_id, new, s.id])?;
     }
+    Ok(())
+}
+
+fn delete(tx: &Tx, s: &ShipmentRecord, term: &str) -> Result<()> {
+    tx.conn
+        .prepare_cached(
+            "DELETE FROM shipment_terms WHERE org_id = ?1 AND term = ?2 AND shipment_id = ?3",
+        )?
+        .execute(params![s.org_id, term, s.id])?;
     Ok(())
 }
 
@@ -117,7 +129,8 @@ pub fn make_searchable(tx: &Tx, shipments: &[ShipmentRecord]) -> Result<()> {
             )?
             .execute(params![s.id, s.body.carrier_settings.carrier_id])?;
         if unchanged == 1 {
-            index(tx, s)?;
+            // Stored before V20: it has no terms yet.
+            index_new(tx, s)?;
         }
     }
     Ok(())

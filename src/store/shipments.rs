@@ -391,8 +391,8 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: String) -> Result<String> {
 }
 
 /// Writes back every mutable column of a stored shipment and its representation (a row stored
-/// before V28 leaves `body` for it).
-pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<String> {
+/// before V28 leaves `body` for it); `before` is the shipment as the unit of work read it.
+pub fn update(tx: &Tx, before: &ShipmentRecord, s: &ShipmentRecord) -> Result<String> {
     let repr = wire::repr(s);
     let n = tx.conn
         .prepare_cached(
@@ -417,13 +417,20 @@ pub fn update(tx: &Tx, s: &ShipmentRecord) -> Result<String> {
     // UPDATE sets, changed or not (`carrier_id` has an index, `searchable` a partial one).
     tx.conn
         .prepare_cached(tx.conn.pick(
-            "UPDATE shipments SET searchable = 1, carrier_id = ?2
-             WHERE id = ?1 AND (searchable = 0 OR carrier_id IS NOT ?2)",
-            "UPDATE shipments SET searchable = 1, carrier_id = ?2
-             WHERE id = ?1 AND (searchable = 0 OR carrier_id IS DISTINCT FROM ?2)",
+            "UPDATE shipments SET carrier_id = ?2 WHERE id = ?1 AND carrier_id IS NOT ?2",
+            "UPDATE shipments SET carrier_id = ?2 WHERE id = ?1 AND carrier_id IS DISTINCT FROM ?2",
         ))?
         .execute(params![s.id, s.body.carrier_settings.carrier_id])?;
-    shipment_terms::index(tx, s)?;
+    // A shipment stored before V20 and not yet indexed has no terms: it gets them all now.
+    let unindexed = tx
+        .conn
+        .prepare_cached("UPDATE shipments SET searchable = 1 WHERE id = ?1 AND searchable = 0")?
+        .execute(params![s.id])?;
+    if unindexed == 1 {
+        shipment_terms::index_new(tx, s)?;
+    } else {
+        shipment_terms::index(tx, before, s)?;
+    }
     Ok(repr)
 }
 
@@ -465,11 +472,13 @@ pub fn render(tx: &Tx, shipments: &[ShipmentRecord]) -> Result<()> {
     Ok(())
 }
 
-pub fn delete(tx: &Tx, org_id: &str, id: &str) -> Result<()> {
+/// Deletes a stored shipment (`s`, as the unit of work read it) and its search terms.
+pub fn delete(tx: &Tx, s: &ShipmentRecord) -> Result<()> {
+    shipment_terms::remove(tx, s)?;
     let n = tx
         .conn
         .prepare_cached("DELETE FROM shipments WHERE org_id = ?1 AND id = ?2")?
-        .execute([org_id, id])?;
+        .execute([&s.org_id, &s.id])?;
     one_row(n, "shipments")
 }
 

@@ -43,7 +43,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V26__receiver_mail",
             "V27__pickups_and_manifests",
             "V28__shipment_representation",
-            "V29__order_and_rule_representation"
+            "V29__order_and_rule_representation",
+            "V30__shipment_terms_by_key"
         ]
     );
     // V22: an organization made before it asks agents to confirm costly calls.
@@ -231,7 +232,8 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
             "V26__receiver_mail",
             "V27__pickups_and_manifests",
             "V28__shipment_representation",
-            "V29__order_and_rule_representation"
+            "V29__order_and_rule_representation",
+            "V30__shipment_terms_by_key"
         ]
     );
 
@@ -273,4 +275,46 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
         .map(|id| body_of(&conn, id))
         .collect();
     assert_eq!(after, untouched);
+}
+
+#[test]
+fn v30_keeps_the_search_terms_without_the_index_by_shipment_or_the_foreign_key() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut conn = Connection::open(dir.path().join("u.db")).unwrap_or_else(|e| panic!("{e}"));
+    super::embedded::migrations::runner()
+        .set_target(refinery::Target::Version(29))
+        .run(&mut conn)
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Terms as V20 to V29 stored them (the shipments they name do not matter here).
+    conn.execute_batch(
+        "PRAGMA foreign_keys = OFF;
+         INSERT INTO shipment_terms (org_id, term, shipment_id) VALUES
+             ('org_a', 'olga', 'shp_1'), ('org_a', '2100', 'shp_1'), ('org_b', 'olga', 'shp_2');",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let applied = super::migrate(&mut conn).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(applied, ["V30__shipment_terms_by_key"]);
+    assert_eq!(
+        texts(
+            &conn,
+            "SELECT org_id || ' ' || term || ' ' || shipment_id FROM shipment_terms ORDER BY 1"
+        ),
+        ["org_a 2100 shp_1", "org_a olga shp_1", "org_b olga shp_2"]
+    );
+    let keys: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM pragma_foreign_key_list('shipment_terms')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(keys, 0);
+    assert!(
+        texts(
+            &conn,
+            "SELECT name FROM pragma_index_list('shipment_terms')"
+        )
+        .iter()
+        .all(|name| name.starts_with("sqlite_autoindex"))
+    );
 }

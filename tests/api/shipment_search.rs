@@ -81,6 +81,39 @@ async fn search_finds_receivers_tracking_numbers_and_references_in_any_case() {
 }
 
 #[tokio::test]
+async fn an_edit_moves_the_terms_and_a_deletion_takes_them_away() {
+    let shop = Shop::new().await;
+    let id = id_of(&to(&shop, "WEB-1", "Olga Oldname", "olga@shop.example").await);
+    let mut receiver = receiver_party();
+    receiver["name"] = json!("Nina Newname");
+    let path = shop.path(&id, "");
+    shop.app
+        .patch(&path, &shop.org.token, json!({ "parties": [receiver] }))
+        .await
+        .expect(200);
+    assert!(search(&shop, "search=olga").await.is_empty());
+    assert!(search(&shop, "search=oldname").await.is_empty());
+    assert_eq!(search(&shop, "search=newname").await, [id.as_str()]);
+    // A status change keeps them.
+    shop.app
+        .set_shipment_status(&shop.org, &id, "on_hold")
+        .await;
+    assert_eq!(search(&shop, "search=nina").await, [id.as_str()]);
+    shop.app
+        .set_shipment_status(&shop.org, &id, "pending")
+        .await;
+
+    shop.app.delete(&path, &shop.org.token).await.expect(200);
+    assert!(search(&shop, "search=nina").await.is_empty());
+    // Its terms went with it (written and deleted by their key: no rows are left behind).
+    assert_eq!(
+        shop.app
+            .db_execute("DELETE FROM shipment_terms WHERE shipment_id = ?1", &[&id]),
+        0
+    );
+}
+
+#[tokio::test]
 async fn the_carrier_filter_keeps_one_carriers_shipments() {
     let shop = Shop::new().await;
     let first = id_of(&shop.create(shop.body()).await);

@@ -39,7 +39,7 @@ const SUMMARY_MEMBERS: [&str; 8] = [
 /// What the unit of work stores with every write of a shipment: its public JSON (the members of
 /// `Shipment` but `documents`, `shippingRule` and `shippingRuleId`).
 pub fn repr(s: &ShipmentRecord) -> String {
-    wire::stored(s, Some(RULE_ID))
+    super::repr::write(s)
 }
 
 /// `Shipment` from the representation, the rule id of the row, the documents and the rule.

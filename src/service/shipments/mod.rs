@@ -109,9 +109,9 @@ pub(crate) fn save(
             };
             store::shipments::insert(tx, shipment, repr)?
         }
-        Change::Updated(_) => store::shipments::update(tx, shipment)?,
+        Change::Updated(before) => store::shipments::update(tx, before, shipment)?,
         Change::Deleted => {
-            store::shipments::delete(tx, &shipment.org_id, &shipment.id)?;
+            store::shipments::delete(tx, shipment)?;
             String::new()
         }
     };

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{status::ShipmentStatus, validate::Violations};
 
 mod parts;
-pub mod repr;
+mod repr;
 mod requests;
 pub mod search;
 mod view;

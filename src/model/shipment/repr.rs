@@ -20,28 +20,10 @@ use crate::model::{
 /// The representation of `s`: its public JSON but `shippingRuleId` (`wire::repr`).
 pub(super) fn write(s: &ShipmentRecord) -> String {
     let mut out = Vec::with_capacity(2048);
-    members(s, false, &mut out);
-    // Only strings and JSON's own punctuation were written: UTF-8 throughout.
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// `Shipment` of `s` without documents or a rule (a new shipment's answer), as JSON.
-pub fn new_shipment(s: &ShipmentRecord) -> Vec<u8> {
-    let mut out = Vec::with_capacity(2048);
-    members(s, true, &mut out);
-    out
-}
-
-/// The members of `s` in key order; with `answer`, also the members `Shipment` adds, as a
-/// shipment without documents or a rule has them.
-fn members(s: &ShipmentRecord, answer: bool, out: &mut Vec<u8>) {
     let b = &s.body;
-    let mut o = Object::open(out);
+    let mut o = Object::open(&mut out);
     o.member("carrierSettings", &b.carrier_settings);
     o.member("createdAt", &s.created_at);
-    if answer {
-        o.member("documents", &Vec::<Value>::new());
-    }
     o.member("id", &s.id);
     o.member("language", &b.language);
     o.member("orderId", &s.order_id);
@@ -53,10 +35,6 @@ fn members(s: &ShipmentRecord, answer: bool, out: &mut Vec<u8>) {
     o.member("returnOf", &s.return_of);
     o.member("senderAddressId", &s.sender_address_id);
     o.member("servicePointId", &b.service_point_id);
-    if answer {
-        o.member("shippingRule", &None::<Value>);
-        o.member("shippingRuleId", &s.shipping_rule_id);
-    }
     o.member("status", &s.status);
     o.member("termOfTrade", &s.term_of_trade);
     o.member("tracking", &b.tracking);
@@ -64,6 +42,8 @@ fn members(s: &ShipmentRecord, answer: bool, out: &mut Vec<u8>) {
     o.member("type", &s.kind);
     o.member("updatedAt", &s.updated_at);
     o.close();
+    // Only strings and JSON's own punctuation were written: UTF-8 throughout.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Something written as JSON as poem-openapi writes it.
@@ -284,7 +264,7 @@ impl Json for TrackingEvent {
 mod tests {
     use proptest::prelude::*;
 
-    use crate::model::{arbitrary::shipment, shipment::Shipment, wire};
+    use crate::model::{arbitrary::shipment, wire};
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
@@ -294,16 +274,6 @@ mod tests {
         #[test]
         fn the_representation_is_the_models(s in shipment()) {
             prop_assert_eq!(super::write(&s), wire::stored(&s, Some("shippingRuleId")));
-        }
-
-        /// A new shipment's answer is the model's `Shipment` with no documents and no rule.
-        #[test]
-        fn a_new_shipments_answer_is_the_models(s in shipment()) {
-            let model = Shipment { shipment: s.clone(), documents: Vec::new(), shipping_rule: None };
-            prop_assert_eq!(
-                String::from_utf8(super::new_shipment(&s)).expect("utf-8"),
-                String::from_utf8(wire::to_vec(&model)).expect("utf-8")
-            );
         }
     }
 }

@@ -32,15 +32,18 @@ pub async fn create(
     })
 }
 
-/// `create`'s answer, as JSON: written straight from the shipment the write stored.
+/// `create`'s answer, as JSON: written from the representation the write stored.
 pub async fn create_json(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
     input: Input<ShipmentIn>,
 ) -> Result<Vec<u8>> {
-    let (shipment, _) = create_stored(ctx, actor, org_id, input).await?;
-    Ok(shipment::repr::new_shipment(&shipment))
+    let (_, repr) = create_stored(ctx, actor, org_id, input).await?;
+    let mut out = Vec::with_capacity(repr.len() + 64);
+    shipment::wire::full(&repr, None, &[], None, &mut out)
+        .map_err(|e| crate::model::wire::broken("shipment", e))?;
+    Ok(out)
 }
 
 /// A new shipment and the representation stored with it (a new shipment has no documents and

@@ -348,7 +348,7 @@ def main():
 
 # Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
 # graphs of the release binary); re-profile after a change and rewrite this text.
-PROFILE = """## Where the time goes (profiles after issue 30's third part)
+PROFILE = """## Where the time goes (profiles after issue 30's fourth part)
 
 `benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
 release server while wrk drives one row (2026-11-27), shares of all samples unless said:
@@ -362,19 +362,23 @@ release server while wrk drives one row (2026-11-27), shares of all samples unle
 - **list 20 + total**: scanning the twenty representations to skip the members a list item
   does not show (parties, parcels) is ~21 %; copies ~6 %; SQLite ~6 %. A column holding the
   list item's members (~300 bytes a row) would let a list copy them without a scan.
-- **create shipment**: not bound by one thread any more: the writer's thread runs ~60 % of a
-  core, the two workers ~40 % each, and the machine is ~80 % busy with wrk; a create waits for
-  its batch's commit, so the 64 connections move in lock-step with the batches. Of all the
-  server's samples: the workers 58 % — the HTTP stack and the kernel's socket writes, the API
-  token's look-up 7 %, serializing the new shipment's representation through poem-openapi's
-  value tree 8 %, the body's one-pass decoding 6 % (10.7 % before this part, as a value tree,
-  the schema check and a second read), the idempotency record 5 %; the writer 42 % — the row's
-  insert with its seven index B-trees 10 %, the search terms 8 % (two B-trees and a
-  foreign-key look-up per term), the commit 15 % (WAL frames written 8 %, fsync 3 %), the
-  audit record 2 %. What is left in Shipbase's own code is the representation's serialization
-  (a serializer writing sorted keys without the value tree) and the terms' B-tree; the rest
-  is SQLite's B-tree and WAL work, the kernel and the HTTP stack. See docs/decisions.md
-  ("Left in the writer").
+- **create shipment** (after the fourth part): the writer's thread runs ~60 % of a core, the
+  two workers ~40 % each, and the machine is ~80 % busy with wrk; a create waits for its batch's
+  commit. Smaller batches are slower, not faster (at most 16, 8 or 4 jobs a transaction: 2,737,
+  2,476 and 1,708/s against 2,993–3,410/s with 128 in the same half hour): the commit, not the
+  lock-step, is what a batch shares. Of all the server's samples (60 % in Shipbase's binary, of
+  which SQLite is most of the writer's; 24 % kernel; 16 % libc): the workers 57 % — the HTTP
+  stack and the kernel's socket writes, the API token's look-up 7 % and the sender address's 5 %
+  (point reads: SQLite drops a reader's page cache whenever the WAL moved, so each re-reads its
+  B-tree path), the body's one-pass decoding 6 %, the representation written from the record
+  2 % (8 % through poem-openapi's value tree before this part), the answer merged from it 2 %;
+  the writer 43 % — the row's insert with its index B-trees 11 %, the search terms 7 % (9 %
+  before: now one B-tree insert per term, no index by shipment, no foreign-key look-up), the
+  commit's WAL frames 8.5 %, the automatic checkpoint 4.5 %, fsync 3 %, the savepoint each job
+  runs in 5 % (SQLite copying each page the job touches into its sub-journal), the references
+  checked again 2.7 %, the audit record 2.7 %, the plan counter 2 %. What is left is SQLite's
+  B-tree, WAL and sub-journal work, the kernel and the HTTP stack; in Shipbase's own code the
+  decoding and the two point reads per request. See docs/decisions.md ("Left in the writer").
 - **workbench shipments page**: the template's render ~26 %, reading the fifty rows from their
   representations ~16 % (serde skipping the parties and parcels it does not show), the page's
   SQL ~17 %, the session and membership look-ups ~4 %.

@@ -2,13 +2,16 @@
 //! and the middleware every request passes (request id, the client's address, the streamed body
 //! limit, problem+json, access log), served by `server`.
 
-use std::{cell::Cell, sync::Arc, time::Instant};
+use std::{
+    cell::Cell,
+    sync::{Arc, OnceLock},
+    time::Instant,
+};
 
 use poem::{
     Endpoint, EndpointExt, IntoResponse, Request, Response, Route,
     endpoint::make_sync,
     http::{HeaderValue, StatusCode, header},
-    web::Html,
 };
 
 use crate::{
@@ -21,13 +24,20 @@ use crate::{
     service::{Ctx, access::request},
 };
 
+/// Swagger UI's page, made on its first request: 2.4 MB (its script and the document it embeds,
+/// the one /openapi.json serves) held only once someone opens it, like the document itself.
+fn docs() -> &'static str {
+    static DOCS: OnceLock<String> = OnceLock::new();
+    DOCS.get_or_init(|| {
+        let api = api::openapi::service();
+        api.swagger_ui_html()
+            .replacen(&api.spec(), api::openapi::json(), 1)
+    })
+}
+
 /// The whole application as one endpoint.
 pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
     let api = api::openapi::service();
-    // Swagger UI embeds the document it shows: give it the one /openapi.json serves.
-    let docs = api
-        .swagger_ui_html()
-        .replacen(&api.spec(), api::openapi::json(), 1);
     let edge = Arc::new(Edge {
         ctx: ctx.clone(),
         proxies: server::Limits::of(&ctx.config).proxies,
@@ -47,7 +57,14 @@ pub fn build(ctx: Ctx) -> impl Endpoint<Output = Response> {
                     .body(api::openapi::json())
             }),
         )
-        .at("/docs", make_sync(move |_| Html(docs.clone())))
+        .at(
+            "/docs",
+            make_sync(|_| {
+                Response::builder()
+                    .content_type("text/html; charset=utf-8")
+                    .body(docs())
+            }),
+        )
         .nest("/", api);
     // The API is nested at `/`, which would take `/` itself: the front door goes first.
     let front = Arc::new(

@@ -18,26 +18,24 @@ pub fn service() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
     )
 }
 
-/// The document, made once.
-pub fn document() -> &'static Value {
-    static DOCUMENT: OnceLock<Value> = OnceLock::new();
-    DOCUMENT.get_or_init(|| {
-        let spec = service().spec();
-        let mut document: Value = serde_json::from_str(&spec).unwrap_or_default();
-        describe_operations(&mut document);
-        prune_schemas(&mut document);
-        mark_nullable(&mut document);
-        super::text_enums::apply(&mut document);
-        super::text_formats::apply(&mut document);
-        close_request_objects(&mut document);
-        document
-    })
+/// The document, made anew: what is kept is what is made from it (the text /openapi.json
+/// serves, the MCP tools), each on its first use; its value tree (several MB) is not.
+pub fn document() -> Value {
+    let spec = service().spec();
+    let mut document: Value = serde_json::from_str(&spec).unwrap_or_default();
+    describe_operations(&mut document);
+    prune_schemas(&mut document);
+    mark_nullable(&mut document);
+    super::text_enums::apply(&mut document);
+    super::text_formats::apply(&mut document);
+    close_request_objects(&mut document);
+    document
 }
 
-/// The document as JSON text.
+/// The document as JSON text, made on its first use.
 pub fn json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
-    JSON.get_or_init(|| serde_json::to_string_pretty(document()).unwrap_or_default())
+    JSON.get_or_init(|| serde_json::to_string_pretty(&document()).unwrap_or_default())
 }
 
 /// Summary from the table; description: what the handler's doc comment adds, then the scope.

@@ -34,7 +34,7 @@ pub const IDEMPOTENCY_KEY: &str = "idempotencyKey";
 /// Every tool, in the order of the operations table.
 pub fn tools() -> &'static [Tool] {
     static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
-    TOOLS.get_or_init(|| build(api::openapi::document()))
+    TOOLS.get_or_init(|| build(&api::openapi::document()))
 }
 
 pub fn find(name: &str) -> Option<&'static Tool> {

@@ -21,6 +21,7 @@ pub mod audit;
 pub mod booking_attempts;
 pub mod branding;
 pub mod carriers;
+mod checkpoint;
 pub mod copy;
 pub mod deliveries;
 pub mod documents;
@@ -175,7 +176,7 @@ impl Db {
                  PRAGMA foreign_keys = ON;
                  PRAGMA synchronous = {sync};
                  PRAGMA temp_store = MEMORY;
-                 PRAGMA mmap_size = 268435456;"
+                 PRAGMA mmap_size = 0;"
             ))
         };
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE

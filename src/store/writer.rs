@@ -18,6 +18,7 @@ use crate::{
     error::{Error, Result},
     store::{
         BeforeCommit, Outbox, Plans, Tx,
+        checkpoint::Checkpointer,
         sql::{Conn, PgConn},
     },
 };
@@ -171,6 +172,10 @@ fn run_sql(conn: Conn, sql: &str) -> crate::store::sql::Result<()> {
 }
 
 fn run(mut unit: Unit, queue: mpsc::Receiver<Job>) {
+    let checkpointer = match &unit.conn {
+        WriteConn::Sqlite(conn) => Checkpointer::start(conn),
+        WriteConn::Postgres { .. } => None,
+    };
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -202,6 +207,9 @@ fn run(mut unit: Unit, queue: mpsc::Receiver<Job>) {
         for reply in replies {
             reply(committed.clone());
         }
+        if let (Some(checkpointer), WriteConn::Sqlite(conn)) = (&checkpointer, &unit.conn) {
+            checkpointer.after_commit(conn);
+        }
     }
 }
 
@@ -213,8 +221,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let conn =
             rusqlite::Connection::open(dir.path().join("w.db")).unwrap_or_else(|e| panic!("{e}"));
-        conn.execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER UNIQUE);")
-            .unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;
+             CREATE TABLE t (v INTEGER UNIQUE);",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let hook: BeforeCommit = std::sync::Arc::new(|_| Ok(()));
         let writer = Writer::start(
             WriteConn::Sqlite(conn),
@@ -296,6 +307,58 @@ mod tests {
         }
         assert_eq!(ok, 40);
         assert_eq!(count(&w).await, 40);
+    }
+
+    /// With the automatic checkpoint off, only the checkpoint thread and the writer's own
+    /// checkpoint copy the log into the file; under writes that never pause, the log must
+    /// still start over rather than grow with everything written.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn under_writes_that_never_pause_the_log_is_copied_and_starts_over() {
+        let (w, dir) = writer();
+        w.write(|tx| Ok(tx.conn.execute("CREATE TABLE b (x BLOB)", ())?))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        // 20,000 rows of 3,000 bytes: ~15,000 pages, several times the writer's own threshold.
+        let mut jobs = tokio::task::JoinSet::new();
+        for i in 0..20_000usize {
+            let w = w.clone();
+            jobs.spawn(async move {
+                w.write(move |tx| {
+                    Ok(tx
+                        .conn
+                        .execute("INSERT INTO b (x) VALUES (zeroblob(3000 + ?1 % 7))", [i])?)
+                })
+                .await
+            });
+            while jobs.len() >= 64 || (i == 19_999 && !jobs.is_empty()) {
+                if let Some(done) = jobs.join_next().await {
+                    done.unwrap_or_else(|e| panic!("{e}"))
+                        .unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+        }
+        let size = |name: &str| {
+            std::fs::metadata(dir.path().join(name))
+                .map(|m| m.len())
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+        };
+        // The log started over several times (the checkpoint sequence number in its header
+        // counts the times), and its file, as long as the longest the log grew, stayed far
+        // below the ~60 MB written: at most twice the writer's threshold and a batch.
+        let header = std::fs::read(dir.path().join("w.db-wal")).unwrap_or_else(|e| panic!("{e}"));
+        let restarts = u32::from_be_bytes([header[12], header[13], header[14], header[15]]);
+        assert!(restarts >= 2, "the log started over {restarts} times");
+        assert!(
+            size("w.db-wal") < 36 << 20,
+            "the log grew to {} bytes",
+            size("w.db-wal")
+        );
+        // Most of what was written was copied into the database file.
+        assert!(
+            size("w.db") > 40 << 20,
+            "the file has {} bytes",
+            size("w.db")
+        );
     }
 
     #[tokio::test]

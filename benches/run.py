@@ -382,7 +382,7 @@ def main():
 
 # Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
 # graphs of the release binary); re-profile after a change and rewrite this text.
-PROFILE = """## Where the time goes (profiles after issue 30's fourth part)
+PROFILE = """## Where the time goes (profiles after issue 30's fifth part)
 
 `benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
 release server while wrk drives one row (2026-11-27), shares of all samples unless said:
@@ -396,7 +396,8 @@ release server while wrk drives one row (2026-11-27), shares of all samples unle
 - **list 20 + total**: scanning the twenty representations to skip the members a list item
   does not show (parties, parcels) is ~21 %; copies ~6 %; SQLite ~6 %. A column holding the
   list item's members (~300 bytes a row) would let a list copy them without a scan.
-- **create shipment** (after the fourth part): the writer's thread runs ~60 % of a core, the
+- **create shipment** (the fourth part's profile; after the fifth, 2026-11-28, the writer's thread has
+  38 % of the samples and the checkpoint thread 4 %, against 43 % and none): the writer's thread runs ~60 % of a core, the
   two workers ~40 % each, and the machine is ~80 % busy with wrk; a create waits for its batch's
   commit. Smaller batches are slower, not faster (at most 16, 8 or 4 jobs a transaction: 2,737,
   2,476 and 1,708/s against 2,993–3,410/s with 128 in the same half hour): the commit, not the
@@ -413,6 +414,20 @@ release server while wrk drives one row (2026-11-27), shares of all samples unle
   checked again 2.7 %, the audit record 2.7 %, the plan counter 2 %. What is left is SQLite's
   B-tree, WAL and sub-journal work, the kernel and the HTTP stack; in Shipbase's own code the
   decoding and the two point reads per request. See docs/decisions.md ("Left in the writer").
+- **create at half the peak rate**: with the arrivals spread (wrk on a Poisson schedule) the
+  median is 2.5–3.5 ms and the p99 12–18 ms in runs outside this table (`perf sched`: the
+  writer's thread on a core 44 % of the time, ~245 µs a create in batches of two or three,
+  whose commit writes ~19 WAL pages and syncs them, 0.7 ms; no thread waited more than 4 ms
+  for a core); this table's run had one stall of ~90 ms (a p99 of ~15,600 requests is the
+  156th slowest, and a stall at this rate delays ~180), which other runs of the same binary
+  did not show (12.1 and 14.6 ms): a fsync of the log waiting on the file system, which must
+  write the database file's new blocks the checkpoints made first (ext4's ordered mode) — the
+  kernel's, not the writer's work, but the target is missed. hey's bursts of 32 (its workers
+  tick together) gave 21–24 ms with checkpoints on their own thread, 26–27 ms without.
+- **peak RSS**: the server starts in 32 MB (22 MB of it the binary's code and data as mapped);
+  the largest row is the workbench's page of 50 over 1,000,000 shipments. With the database
+  file memory-mapped, every page a read touched counted as well (the booking row peaked at
+  110 MB, 46 MB of it the file's pages; 64 MB without the mapping).
 - **workbench shipments page**: the template's render ~26 %, reading the fifty rows from their
   representations ~16 % (serde skipping the parties and parcels it does not show), the page's
   SQL ~17 %, the session and membership look-ups ~4 %.

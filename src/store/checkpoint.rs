@@ -1,7 +1,8 @@
 //! Checkpoints off the writer's path (SQLite). SQLite's automatic checkpoint runs inside the
 //! COMMIT that takes the write-ahead log past 1,000 pages: the batch whose commit it was, and
 //! every job queued behind it, waited for ~4 MB to be copied into the database file and the file
-//! to be synced (the create benchmark's p99 at half the peak rate was 26 ms; p50 3 ms).
+//! to be synced (creates at half the peak rate from hey, in bursts: p99 26–27 ms, 21–24 ms with
+//! this module; docs/decisions.md, issue 30's fifth part).
 //!
 //! The writer's connection turns the automatic checkpoint off and notes the log's length after
 //! each commit (SQLite's WAL hook). Past `SOFT` pages it wakes this module's thread, which runs

@@ -170,6 +170,7 @@ impl Db {
         let sync = options.synchronous.to_ascii_uppercase();
         let pragmas = move |c: &Connection| -> rusqlite::Result<()> {
             c.set_prepared_statement_cache_capacity(point::STATEMENT_CACHE);
+            point::stable_plans(c)?;
             c.execute_batch(&format!(
                 "PRAGMA busy_timeout = 5000;
                  PRAGMA journal_mode = WAL;

@@ -6,7 +6,8 @@
 Each round starts each binary in turn (before, then after) on a fresh data directory with the
 same organization, shipment body and 10,000 seeded shipments, and measures the rows that matter
 for a change in the request path with wrk (64 connections, as benches/run.py): `/health`, create
-(synchronous=full), get, list 20 with the total, and book with a PDF label (each request books
+(synchronous=full), get, list 20 with the total, the workbench's shipments page of 50
+(signed in), and book with a PDF label (each request books
 one of the shipments the create row made, with the sandbox carrier). Alternating the two within every round keeps
 a drift of this shared machine's speed from favouring one; the table gives each row's median
 over the rounds and the ratio after/before, in requests per second and in the server's CPU time
@@ -29,7 +30,7 @@ os.environ["SECONDS_PER_RUN"] = sys.argv[4] if len(sys.argv) > 4 else "5"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (reads BIN and SECONDS_PER_RUN when imported)
 
-ROWS = ("health", "create", "get", "list", "book")
+ROWS = ("health", "create", "get", "list", "workbench", "book")
 
 
 def cpu_seconds(pid):
@@ -69,6 +70,9 @@ def measure(binary):
             "get": timed(server, f"{shipments}/{one}", get),
             "list": timed(server, f"{server.base}/orgs/{listed}/shipments", listing),
         }
+        cookie = run.signed_in(server, "listed@example.com", "bench-password-1")
+        rows["workbench"] = timed(server, f"{server.base}/app/{listed}/shipments",
+                                  run.page_lua("workbench.lua", cookie))
         with sqlite3.connect(f"file:{run.DATA}/shipbase.db?mode=ro", uri=True) as db:
             pending = [r[0] for r in db.execute(
                 "SELECT id FROM shipments WHERE org_id = ? AND status = 'pending'", (org,))]

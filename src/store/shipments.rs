@@ -11,7 +11,7 @@ use crate::{
     error::Result,
     model::{
         sender_address::SenderAddress,
-        shipment::{ShipmentRecord, wire},
+        shipment::{ShipmentLine, ShipmentRecord, wire},
         status::ShipmentStatus,
     },
     store::{PageQuery, Paged, Reader, Tx, json_column, one_row, sender_addresses, shipment_terms},
@@ -212,6 +212,47 @@ pub fn list_stored(
     paged.try_map(|(repr, id, address)| Ok((rendered(db, org_id, &id, repr)?, address)))
 }
 
+/// The same page as `list`, each shipment as a line of a table: its columns alone, but for a
+/// row stored before V31 (no `product_id` yet), whose product is read from its representation.
+pub fn lines(
+    db: &Reader,
+    org_id: &str,
+    filter: &Filter,
+    page: PageQuery,
+) -> Result<Paged<ShipmentLine>> {
+    let paged = select(
+        db,
+        org_id,
+        filter,
+        page,
+        "s.id, s.reference, s.status, s.product_id, s.sender_address_id, s.created_at, \
+         CASE WHEN s.product_id IS NULL THEN s.repr END",
+        "",
+        |r| {
+            Ok((
+                ShipmentLine {
+                    id: r.get(0)?,
+                    reference: r.get(1)?,
+                    status: r.get(2)?,
+                    product_id: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                    sender_address_id: r.get(4)?,
+                    created_at: r.get(5)?,
+                },
+                r.get::<_, Option<String>>(3)?.is_none(),
+                r.get::<_, Option<String>>(6)?,
+            ))
+        },
+    )?;
+    paged.try_map(|(mut line, unset, repr)| {
+        if unset {
+            let repr = rendered(db, org_id, &line.id, repr)?;
+            line.product_id =
+                wire::product_of(&repr).map_err(|e| crate::model::wire::broken("shipment", e))?;
+        }
+        Ok(line)
+    })
+}
+
 /// The page of `filter` and its total; each row as `map` reads `columns` (of `s`, the shipment,
 /// and what `join` adds).
 fn select<T>(
@@ -365,8 +406,8 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: String) -> Result<String> {
     tx.conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
                                 shipping_rule_id, return_of, body, repr, created_at, updated_at, split_from, splits_made,
-                                searchable, carrier_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, '', ?11, ?12, ?13, ?14, ?15, 1, ?16)",
+                                searchable, carrier_id, product_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, '', ?11, ?12, ?13, ?14, ?15, 1, ?16, ?17)",
     )?
     .execute(params![
         s.id,
@@ -384,7 +425,8 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: String) -> Result<String> {
         s.updated_at,
         s.split_from,
         s.splits_made,
-        s.body.carrier_settings.carrier_id
+        s.body.carrier_settings.carrier_id,
+        s.body.carrier_settings.product_id
     ])?;
     shipment_terms::index_new(tx, s)?;
     Ok(repr)
@@ -397,7 +439,7 @@ pub fn update(tx: &Tx, before: &ShipmentRecord, s: &ShipmentRecord) -> Result<St
     let n = tx.conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
-                repr = ?8, body = '', updated_at = ?9, splits_made = ?10
+                repr = ?8, body = '', updated_at = ?9, splits_made = ?10, product_id = ?11
              WHERE org_id = ?1 AND id = ?2",
         )?
         .execute(params![
@@ -410,7 +452,8 @@ pub fn update(tx: &Tx, before: &ShipmentRecord, s: &ShipmentRecord) -> Result<St
             s.shipping_rule_id,
             repr,
             s.updated_at,
-            s.splits_made
+            s.splits_made,
+            s.body.carrier_settings.product_id
         ])?;
     one_row(n, "shipments")?;
     // Written only when they change: SQLite rewrites the index entries of every column an

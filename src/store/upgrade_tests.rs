@@ -44,7 +44,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V27__pickups_and_manifests",
             "V28__shipment_representation",
             "V29__order_and_rule_representation",
-            "V30__shipment_terms_by_key"
+            "V30__shipment_terms_by_key",
+            "V31__shipment_product"
         ]
     );
     // V22: an organization made before it asks agents to confirm costly calls.
@@ -233,7 +234,8 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
             "V27__pickups_and_manifests",
             "V28__shipment_representation",
             "V29__order_and_rule_representation",
-            "V30__shipment_terms_by_key"
+            "V30__shipment_terms_by_key",
+            "V31__shipment_product"
         ]
     );
 

@@ -230,21 +230,39 @@ impl Page {
 
     /// The page's text without tags (roughly), for "contains" checks.
     pub fn text(&self) -> String {
-        let mut text = String::new();
-        let mut in_tag = false;
-        for c in self.html.chars() {
-            match c {
-                '<' => in_tag = true,
-                '>' => {
-                    in_tag = false;
-                    text.push(' ');
-                }
-                c if !in_tag => text.push(c),
-                _ => {}
-            }
-        }
-        unescape(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+        text_of(&self.html)
     }
+
+    /// The text of the table row (`<tr>`) whose markup contains `marker`, as `text` reads it.
+    #[track_caller]
+    pub fn row_text(&self, marker: &str) -> String {
+        let at = (self.html.find(marker)).unwrap_or_else(|| panic!("no {marker} in {}", self.html));
+        let start = self.html[..at]
+            .rfind("<tr")
+            .unwrap_or_else(|| panic!("{marker} not in a row"));
+        let end = at
+            + self.html[at..]
+                .find("</tr>")
+                .unwrap_or_else(|| panic!("row not closed"));
+        text_of(&self.html[start..end])
+    }
+}
+
+fn text_of(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    unescape(&text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 fn unescape(text: &str) -> String {

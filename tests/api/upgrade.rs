@@ -429,6 +429,18 @@ async fn workbench_shows_the_old_data(app: &TestApp, fixture: &Fixture) {
         let page = browser.get(&path).await;
         assert_eq!(page.status, 200, "{path}: {}", page.html);
     }
+    // The list reads the product of a row stored before V31 from its representation (or,
+    // before V28, its body).
+    let list = browser.get(&format!("/app/{org}/shipments")).await;
+    for old in fixture.shipments() {
+        let row = list.row_text(&format!("value=\"{}\"", id_of(old)));
+        let product = old["carrierSettings"]["productId"]
+            .as_str()
+            .expect("product");
+        let reference = old["reference"].as_str().expect("reference");
+        assert!(row.starts_with(&format!("{reference} ")), "{row}");
+        assert!(row.contains(&format!(" {product} ")), "{product} in {row}");
+    }
     for old in fixture.shipments() {
         let path = format!("/app/{org}/shipments/{}", id_of(old));
         let page = browser.get(&path).await;

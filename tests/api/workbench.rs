@@ -586,13 +586,38 @@ async fn a_shipment_page_shows_it_and_books_it() {
     }
     assert!(page.inputs("action").iter().any(|(a, _)| a == "book"));
 
-    // The list shows it too.
+    // The list shows it too: its reference, status, product, sender and when it was made.
     let list = browser.get(&app_path(&shop.org, "shipments")).await;
     assert!(
         list.html.contains(&format!("href=\"{path}\"")),
         "{}",
         list.html
     );
+    let made = shop.get(&id).await["createdAt"]
+        .as_str()
+        .map(|at| at[..16].replacen('T', " ", 1))
+        .unwrap_or_default();
+    let row = |product: &str, status: &str| {
+        format!(
+            "REF-1001 {status} {product} {} {made}",
+            shop.address["name"].as_str().unwrap_or_default()
+        )
+    };
+    let listed = |list: &crate::browser::Page| list.row_text(&format!("value=\"{id}\""));
+    assert_eq!(listed(&list), row("standard", "pending"));
+    // An edit's product is the list's at once.
+    shop.app
+        .send_raw(
+            reqwest::Method::PATCH,
+            &shop.path(&id, ""),
+            Some(&shop.org.token),
+            Some("application/merge-patch+json"),
+            json!({"carrierSettings": {"productId": "express"}}).to_string(),
+        )
+        .await
+        .expect(200);
+    let list = browser.get(&app_path(&shop.org, "shipments")).await;
+    assert_eq!(listed(&list), row("express", "pending"));
 
     // Without the csrf_token nothing is booked.
     let refused = browser.post(&path, &[("action", "book")]).await;
@@ -619,6 +644,8 @@ async fn a_shipment_page_shows_it_and_books_it() {
     assert!(after.text().contains("Booked"), "{}", after.text());
     assert!(!after.inputs("action").iter().any(|(a, _)| a == "book"));
     assert!(after.text().contains("Label"), "{}", after.text());
+    let list = browser.get(&app_path(&shop.org, "shipments")).await;
+    assert_eq!(listed(&list), row("express", "processing"));
 }
 
 #[tokio::test]

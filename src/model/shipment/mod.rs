@@ -23,7 +23,7 @@ pub use requests::{
     ApplyRuleIn, BatchItemIn, BatchSplitIn, BatchSplitOut, BookIn, LineQuantityIn, ShipmentPatch,
     SplitIn, SplitOut, StatusIn, TrackingEventIn,
 };
-pub use view::{Shipment, ShipmentListItem, ShipmentPage, ShipmentSummary};
+pub use view::{Shipment, ShipmentLine, ShipmentListItem, ShipmentPage, ShipmentSummary};
 
 pub const TYPES: [&str; 2] = ["outbound", "inbound"];
 pub const PARTY_TYPES: [&str; 7] = [

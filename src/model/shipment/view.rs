@@ -51,6 +51,18 @@ impl ShipmentListItem {
     }
 }
 
+/// A shipment as a table of many shows it (the workbench's list), read from the row's columns
+/// rather than its representation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShipmentLine {
+    pub id: String,
+    pub reference: String,
+    pub status: String,
+    pub product_id: String,
+    pub sender_address_id: String,
+    pub created_at: String,
+}
+
 /// A shipment as an order shows it.
 #[derive(Clone, Debug, PartialEq, Object)]
 #[oai(rename_all = "camelCase")]

@@ -42,6 +42,23 @@ pub fn repr(s: &ShipmentRecord) -> String {
     super::repr::write(s)
 }
 
+/// The carrier product a representation names (`carrierSettings.productId`).
+pub fn product_of(repr: &str) -> serde_json::Result<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Of {
+        carrier_settings: Product,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Product {
+        product_id: String,
+    }
+    Ok(serde_json::from_str::<Of>(repr)?
+        .carrier_settings
+        .product_id)
+}
+
 /// `Shipment` from the representation, the rule id of the row, the documents and the rule.
 pub fn full(
     repr: &str,

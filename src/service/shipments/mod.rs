@@ -45,7 +45,7 @@ pub use split::{batch_split, split};
 pub(crate) use status::void_booked;
 pub use status::{apply_shipping_rule, delete, set_status};
 pub use tracking::add_tracking_event;
-pub use wire::{get_json, list_json, list_stored};
+pub use wire::{get_json, lines, list_json};
 
 /// A shipment with its documents and the summary of its rule, as every answer shows it.
 pub(crate) fn view_of(db: &Reader, shipment: ShipmentRecord) -> Result<Shipment> {

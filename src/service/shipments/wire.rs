@@ -6,7 +6,11 @@ use std::collections::HashMap;
 
 use crate::{
     error::{Error, Result},
-    model::{page::Paged, shipment::wire, wire as json},
+    model::{
+        page::Paged,
+        shipment::{ShipmentLine, wire},
+        wire as json,
+    },
     service::{Actor, Ctx, operations as ops},
     store,
 };
@@ -63,29 +67,34 @@ pub async fn list_json(
         .await
 }
 
-/// `list`'s page as stored, for a page that shows a few members of each shipment (the
-/// workbench's list): each shipment's representation (without the list's sender address) and
+/// `list`'s page as a table of many shows it (the workbench's list): each shipment's line and
 /// the name of its sender address.
-pub async fn list_stored(
+pub async fn lines(
     ctx: &Ctx,
     actor: &Actor,
     org_id: &str,
     query: ListQuery,
-) -> Result<Paged<(String, String)>> {
+) -> Result<Paged<(ShipmentLine, String)>> {
     actor.authorize(org_id, &ops::LIST_SHIPMENTS)?;
     let (page, filter) = query.parse()?;
     let org_id = org_id.to_string();
     ctx.db
         .read(move |db| {
-            let paged = store::shipments::list_stored(db, &org_id, &filter, page)?;
+            let paged = store::shipments::lines(db, &org_id, &filter, page)?;
             let mut names: HashMap<String, String> = HashMap::new();
             let mut items = Vec::with_capacity(paged.items.len());
-            for (repr, address_id) in paged.items {
-                if !names.contains_key(&address_id) {
-                    let address = sender_address(db, &org_id, &address_id)?;
-                    names.insert(address_id.clone(), address.fields.name);
-                }
-                items.push((repr, names[&address_id].clone()));
+            for line in paged.items {
+                let name = match names.get(&line.sender_address_id) {
+                    Some(name) => name.clone(),
+                    None => {
+                        let name = sender_address(db, &org_id, &line.sender_address_id)?
+                            .fields
+                            .name;
+                        names.insert(line.sender_address_id.clone(), name.clone());
+                        name
+                    }
+                };
+                items.push((line, name));
             }
             Ok(Paged {
                 items,

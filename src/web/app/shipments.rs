@@ -8,14 +8,16 @@ use poem::{
     web::{Data, Path, Query},
 };
 use poem_openapi::types::ToJSON;
-use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
 use super::Desk;
 use crate::{
     error::Error,
-    model::{page::Paged, shipment::BookIn, status::ShipmentStatus},
+    model::{
+        shipment::{BookIn, ShipmentLine},
+        status::ShipmentStatus,
+    },
     service::{Ctx, Input, PageParams, operations as ops, shipments},
     web::page::{field, see_other, to_value},
 };
@@ -32,60 +34,36 @@ pub struct ListParams {
 
 /// What the list's table and pager show of a page of shipments.
 #[derive(Serialize)]
-struct ListPage<'a> {
-    data: Vec<ListRow<'a>>,
+struct ListPage {
+    data: Vec<ListRow>,
     limit: u64,
     page: u64,
     total: u64,
 }
 
-/// A row of the table: a few members read from the stored representation (borrowed from it,
-/// the rest skipped) and the sender address's name.
-#[derive(Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ListRow<'a> {
-    #[serde(borrow)]
-    id: Cow<'a, str>,
-    #[serde(borrow)]
-    reference: Cow<'a, str>,
-    #[serde(borrow)]
-    status: Cow<'a, str>,
-    #[serde(borrow)]
-    carrier_settings: Product<'a>,
-    #[serde(borrow, default)]
-    sender_address: Named<'a>,
-    #[serde(borrow)]
-    created_at: Cow<'a, str>,
+/// A row of the table as it reads: the status and the creation time in words.
+#[derive(Serialize)]
+struct ListRow {
+    id: String,
+    reference: String,
+    status: String,
+    product: String,
+    ship_from: String,
+    made: String,
 }
 
-#[derive(Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Product<'a> {
-    #[serde(borrow)]
-    product_id: Cow<'a, str>,
-}
-
-#[derive(Default, Deserialize, Serialize)]
-struct Named<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-}
-
-/// The rows of a stored page, or the shipment that could not be read.
-fn rows(stored: &Paged<(String, String)>) -> serde_json::Result<ListPage<'_>> {
-    let data = (stored.items.iter())
-        .map(|(repr, sender)| {
-            let mut row: ListRow = serde_json::from_str(repr)?;
-            row.sender_address.name = Cow::Borrowed(sender);
-            Ok(row)
-        })
-        .collect::<serde_json::Result<_>>()?;
-    Ok(ListPage {
-        data,
-        limit: stored.query.limit.into(),
-        page: stored.query.page.into(),
-        total: stored.total,
-    })
+impl ListRow {
+    fn new((line, ship_from): (ShipmentLine, String)) -> ListRow {
+        let made = line.created_at.get(..16).unwrap_or(&line.created_at);
+        ListRow {
+            status: line.status.replace('_', " "),
+            made: made.replacen('T', " ", 1),
+            id: line.id,
+            reference: line.reference,
+            product: line.product_id,
+            ship_from,
+        }
+    }
 }
 
 #[handler]
@@ -116,18 +94,17 @@ pub async fn list(
         created_to: day(params.to.clone(), "23:59:59.999"),
         ..Default::default()
     };
-    // The stored representations, read only as far as the table shows them.
-    let stored = match shipments::list_stored(ctx, &desk.actor, &org, query).await {
-        Ok(stored) => Ok(stored),
-        Err(Error::Validation(errors)) => Err(errors),
-        Err(err) => return desk.refused(req, err),
-    };
-    let (page, error) = match &stored {
-        Ok(stored) => match rows(stored) {
-            Ok(page) => (to_value(page), None),
-            Err(err) => return desk.refused(req, crate::model::wire::broken("shipment", err)),
-        },
-        Err(errors) => (
+    let (page, error) = match shipments::lines(ctx, &desk.actor, &org, query).await {
+        Ok(lines) => (
+            to_value(ListPage {
+                limit: lines.query.limit.into(),
+                page: lines.query.page.into(),
+                total: lines.total,
+                data: lines.items.into_iter().map(ListRow::new).collect(),
+            }),
+            None,
+        ),
+        Err(Error::Validation(errors)) => (
             minijinja::Value::UNDEFINED,
             Some(
                 errors
@@ -137,6 +114,7 @@ pub async fn list(
                     .join("; "),
             ),
         ),
+        Err(err) => return desk.refused(req, err),
     };
     let keep = super::keep(&[
         ("status", status.as_deref()),

@@ -295,7 +295,10 @@ fn v30_keeps_the_search_terms_without_the_index_by_shipment_or_the_foreign_key()
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let applied = super::migrate(&mut conn).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(applied, ["V30__shipment_terms_by_key"]);
+    assert_eq!(
+        applied,
+        ["V30__shipment_terms_by_key", "V31__shipment_product"]
+    );
     assert_eq!(
         texts(
             &conn,

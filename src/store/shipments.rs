@@ -234,21 +234,21 @@ pub fn lines(
                     id: r.get(0)?,
                     reference: r.get(1)?,
                     status: r.get(2)?,
-                    product_id: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                    product_id: String::new(),
                     sender_address_id: r.get(4)?,
                     created_at: r.get(5)?,
                 },
-                r.get::<_, Option<String>>(3)?.is_none(),
+                r.get::<_, Option<String>>(3)?,
                 r.get::<_, Option<String>>(6)?,
             ))
         },
     )?;
-    paged.try_map(|(mut line, unset, repr)| {
-        if unset {
-            let repr = rendered(db, org_id, &line.id, repr)?;
-            line.product_id =
-                wire::product_of(&repr).map_err(|e| crate::model::wire::broken("shipment", e))?;
-        }
+    paged.try_map(|(mut line, product, repr)| {
+        line.product_id = match product {
+            Some(product) => product,
+            None => wire::product_of(&rendered(db, org_id, &line.id, repr)?)
+                .map_err(|e| crate::model::wire::broken("shipment", e))?,
+        };
         Ok(line)
     })
 }

@@ -28,6 +28,12 @@ const CSRF_PURPOSE: &str = "csrf";
 /// fetches only, never framed.
 const CSP: &str = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
+/// A stored time (`2026-11-27T10:04:05.123Z`) to the minute, as pages show it
+/// (`2026-11-27 10:04`).
+pub(crate) fn to_minute(at: &str) -> String {
+    at.get(..16).unwrap_or(at).replacen('T', " ", 1)
+}
+
 pub(crate) fn templates() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {

@@ -15,7 +15,7 @@ use crate::{
         Ctx,
         tracking_page::{self, Page},
     },
-    web::page::templates,
+    web::page::{templates, to_minute},
 };
 
 /// How long a browser or a proxy may keep a page or its files.
@@ -110,7 +110,7 @@ fn render(token: &str, found: Option<&Page>, language: &'static str) -> String {
                         status => t(&format!("status_{}", e.status.as_str())),
                         description => e.description.clone(),
                         location => e.location.clone(),
-                        at => e.occurred_at.get(..16).unwrap_or(&e.occurred_at).replace('T', " "),
+                        at => to_minute(&e.occurred_at),
                         datetime => e.occurred_at.clone(),
                     }
                 })

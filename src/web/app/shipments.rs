@@ -19,7 +19,7 @@ use crate::{
         status::ShipmentStatus,
     },
     service::{Ctx, Input, PageParams, operations as ops, shipments},
-    web::page::{field, see_other, to_value},
+    web::page::{field, see_other, to_minute, to_value},
 };
 
 #[derive(Debug, Default, Deserialize)]
@@ -54,10 +54,9 @@ struct ListRow {
 
 impl ListRow {
     fn new((line, ship_from): (ShipmentLine, String)) -> ListRow {
-        let made = line.created_at.get(..16).unwrap_or(&line.created_at);
         ListRow {
             status: line.status.replace('_', " "),
-            made: made.replacen('T', " ", 1),
+            made: to_minute(&line.created_at),
             id: line.id,
             reference: line.reference,
             product: line.product_id,

@@ -11,8 +11,8 @@
 //! its beginning only when a write transaction begins with every frame copied; under a writer
 //! that never pauses that moment may not come, so past `HARD` pages the writer checkpoints
 //! itself, between two batches and after replying to the first, once the thread has copied all
-//! but a few frames (past `2 × HARD` pages, whatever is left), and the next batch starts the
-//! log over.
+//! but a few frames (past `2 × HARD` pages, whatever is left, even while the thread is woken
+//! but has not run), and the next batch starts the log over.
 
 use std::{
     cell::Cell,
@@ -85,7 +85,10 @@ impl Checkpointer {
             .spawn(move || {
                 while let Ok(generation) = bell.recv() {
                     match checkpoint(&own) {
-                        Ok(frames) => told.copied.store(pack(generation, frames), Ordering::Release),
+                        Ok(Some(frames)) => {
+                            told.copied.store(pack(generation, frames), Ordering::Release)
+                        }
+                        Ok(None) => {}
                         Err(err) => {
                             tracing::warn!(error = %err, "a checkpoint failed; the next one retries")
                         }
@@ -120,13 +123,16 @@ impl Checkpointer {
             0
         };
         let busy = self.progress.busy.load(Ordering::Acquire);
-        // Past twice `HARD` (a writer faster than the thread's copies), whatever is left.
-        if pages >= HARD && !busy && (pages - copied <= REST || pages >= 2 * HARD) {
+        // Past twice `HARD` (a writer faster than the thread's copies, or a thread that has
+        // not had a core since it was woken), whatever is left and whatever the thread's
+        // state: while it copies, SQLite answers busy at once and the next commit tries again.
+        if pages >= 2 * HARD || (pages >= HARD && !busy && pages - copied <= REST) {
             match checkpoint(conn) {
-                Ok(frames) => {
+                Ok(Some(frames)) => {
                     let told = pack(generation, frames);
                     self.progress.copied.store(told, Ordering::Release);
                 }
+                Ok(None) => {}
                 Err(err) => tracing::warn!(error = %err, "the writer's checkpoint failed"),
             }
         } else if !busy && (pages - copied >= SOFT || (pages >= HARD && pages - copied > REST)) {
@@ -140,10 +146,11 @@ impl Checkpointer {
 }
 
 /// A PASSIVE checkpoint: copies what it can without waiting for anyone; the frames of the log
-/// copied so far (SQLite answers busy, not an error, while another checkpoint runs).
-fn checkpoint(conn: &Connection) -> rusqlite::Result<i32> {
+/// copied so far, or None when another checkpoint was running (SQLite answers busy at once,
+/// not an error, and copied nothing).
+fn checkpoint(conn: &Connection) -> rusqlite::Result<Option<i32>> {
     conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", (), |row| {
         let (busy, copied): (i32, i32) = (row.get(0)?, row.get(2)?);
-        Ok(if busy == 0 { copied } else { 0 })
+        Ok((busy == 0).then_some(copied))
     })
 }

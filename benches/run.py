@@ -382,10 +382,11 @@ def main():
 
 # Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
 # graphs of the release binary); re-profile after a change and rewrite this text.
-PROFILE = """## Where the time goes (profiles after issue 30's fifth part)
+PROFILE = """## Where the time goes (profiles after issue 30's sixth part)
 
 `benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
-release server while wrk drives one row (2026-11-27), shares of all samples unless said:
+release server while wrk drives one row (2026-11-27; the workbench and the half-rate row
+2026-11-28), shares of all samples unless said:
 
 - **get shipment**: 55 % of the samples in Shipbase's binary, 35 % in the kernel (loopback TCP to
   wrk on the same two cores, task wake-ups, the `fcntl` locks SQLite takes on the WAL's shared
@@ -414,23 +415,35 @@ release server while wrk drives one row (2026-11-27), shares of all samples unle
   checked again 2.7 %, the audit record 2.7 %, the plan counter 2 %. What is left is SQLite's
   B-tree, WAL and sub-journal work, the kernel and the HTTP stack; in Shipbase's own code the
   decoding and the two point reads per request. See docs/decisions.md ("Left in the writer").
-- **create at half the peak rate**: with the arrivals spread (wrk on a Poisson schedule) the
-  median is 2.5–3.5 ms and the p99 12–18 ms in runs outside this table (`perf sched`: the
-  writer's thread on a core 44 % of the time, ~245 µs a create in batches of two or three,
-  whose commit writes ~19 WAL pages and syncs them, 0.7 ms; no thread waited more than 4 ms
-  for a core); this table's run had one stall of ~90 ms (a p99 of ~15,600 requests is the
-  156th slowest, and a stall at this rate delays ~180), which other runs of the same binary
-  did not show (12.1 and 14.6 ms): a fsync of the log waiting on the file system, which must
-  write the database file's new blocks the checkpoints made first (ext4's ordered mode) — the
-  kernel's, not the writer's work, but the target is missed. hey's bursts of 32 (its workers
-  tick together) gave 21–24 ms with checkpoints on their own thread, 26–27 ms without.
+- **create at half the peak rate**: the tail is the commit's file-system work, not a queue in
+  Shipbase's code. `perf record` of the fsync/fdatasync tracepoints during three 10 s runs at
+  1,728/s (2026-11-28, this build; p50 4.0–4.4 ms, p99 16–21 ms): the writer's thread spent
+  15 of the 30 s in the log's fsync (one per commit, ~510/s; 0.74–0.88 ms median, 5 ms at the
+  99th, 17–114 ms at most), and 123 times in the database file's fsync of its own checkpoint
+  (4.7 ms median, 18 ms at the 99th); the checkpoint thread's fsyncs of the file (6–7 ms median)
+  run beside the log's and lengthen them (ext4 commits one journal). Three checks that the tail
+  is not elsewhere: a get at the same fixed rate answers with a p99 of 1.7 ms (`/health` 1.1–
+  1.4 ms), so wrk, the scheduler and the HTTP stack add little; the writer copying the log four
+  or eight times less often (its threshold at 16,000 or 32,000 pages: 34 or 16 of its own
+  checkpoints instead of 123) left the p99 at 16–22 and 19–29 ms, so its checkpoints are not
+  the tail; and the p99 falls with the rate, 7.0–7.4 ms at 400/s and 9.2–9.3 ms at 864/s (the
+  target met at a quarter of the peak), as a queue behind a disk whose sync time varies does.
+  With synchronous=normal (no sync at commit) the median falls to 2.2 ms but the p99 stays at
+  22–26 ms, the checkpoints' syncs of the file then taking 13.5 ms at the median. The table's
+  run had a 62 ms p99 (one stall of the file system: the log's fsync reached 114 ms in one of
+  the runs above). hey's bursts of 32 (its workers tick together) gave 21–27 ms.
 - **peak RSS**: the server starts in 32 MB (22 MB of it the binary's code and data as mapped);
   the largest row is the workbench's page of 50 over 1,000,000 shipments. With the database
   file memory-mapped, every page a read touched counted as well (the booking row peaked at
   110 MB, 46 MB of it the file's pages; 64 MB without the mapping).
-- **workbench shipments page**: the template's render ~26 %, reading the fifty rows from their
-  representations ~16 % (serde skipping the parties and parcels it does not show), the page's
-  SQL ~17 %, the session and membership look-ups ~4 %.
+- **workbench shipments page** (of 50, signed in; 2,294 req/s under perf): the template's
+  render 25 %, the page's SQL 22 % (`store::shipments::lines`: 19 % stepping SQLite over the
+  fifty rows and the count, the rows now read from columns, not from representations), the
+  carriers of the filter 6 % (the whole carrier records with their addresses, where the menu
+  needs id and name: the next thing to cut), the session, membership and change-feed point
+  reads ~9 %, the rows' labels 2.5 %; SQLite's `sqlite3_step` is 17 % of all samples. Before
+  the sixth part, planning the statements again on every request (a bound `LIMIT`) was 11 %
+  and reading the fifty representations 16 %.
 """
 
 

@@ -416,7 +416,7 @@ release server while wrk drives one row (2026-11-27; the workbench and the half-
   B-tree, WAL and sub-journal work, the kernel and the HTTP stack; in Shipbase's own code the
   decoding and the two point reads per request. See docs/decisions.md ("Left in the writer").
 - **create at half the peak rate**: the tail is the commit's file-system work, not a queue in
-  Shipbase's code. `perf record` of the fsync/fdatasync tracepoints during three 10 s runs at
+  Shipbase's code. `benches/sync_tail.py` (perf's fsync/fdatasync tracepoints) over three 10 s runs at
   1,728/s (2026-11-28, this build; p50 4.0–4.4 ms, p99 16–21 ms): the writer's thread spent
   15 of the 30 s in the log's fsync (one per commit, ~510/s; 0.74–0.88 ms median, 5 ms at the
   99th, 17–114 ms at most), and 123 times in the database file's fsync of its own checkpoint

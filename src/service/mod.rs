@@ -80,6 +80,10 @@ pub struct Inner {
     pub keys: tokio::sync::OnceCell<Arc<oauth::keys::Keys>>,
     /// Access tokens whose signature was checked.
     pub verified: oauth::access::Verified,
+    /// API tokens read for authentication, while the credential generation stands.
+    pub known_tokens: access::known_tokens::KnownTokens,
+    /// Sender addresses new shipments were last built from.
+    pub senders: shipments::Senders,
     /// OAuth clients' metadata documents, for as long as they may be kept.
     pub documents: oauth::documents::Cache,
     /// Wakes the print worker when booking queued jobs.
@@ -143,6 +147,8 @@ impl Ctx {
             sender,
             keys: tokio::sync::OnceCell::new(),
             verified: oauth::access::Verified::default(),
+            known_tokens: access::known_tokens::KnownTokens::default(),
+            senders: shipments::Senders::default(),
             documents: oauth::documents::Cache::default(),
             printing: printing::Queue::default(),
             carriers,

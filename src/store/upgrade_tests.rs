@@ -45,7 +45,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V28__shipment_representation",
             "V29__order_and_rule_representation",
             "V30__shipment_terms_by_key",
-            "V31__shipment_product"
+            "V31__shipment_product",
+            "V32__credential_generation"
         ]
     );
     // V22: an organization made before it asks agents to confirm costly calls.
@@ -235,7 +236,8 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
             "V28__shipment_representation",
             "V29__order_and_rule_representation",
             "V30__shipment_terms_by_key",
-            "V31__shipment_product"
+            "V31__shipment_product",
+            "V32__credential_generation"
         ]
     );
 
@@ -297,7 +299,11 @@ fn v30_keeps_the_search_terms_without_the_index_by_shipment_or_the_foreign_key()
     let applied = super::migrate(&mut conn).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         applied,
-        ["V30__shipment_terms_by_key", "V31__shipment_product"]
+        [
+            "V30__shipment_terms_by_key",
+            "V31__shipment_product",
+            "V32__credential_generation"
+        ]
     );
     assert_eq!(
         texts(
@@ -322,4 +328,64 @@ fn v30_keeps_the_search_terms_without_the_index_by_shipment_or_the_foreign_key()
         .iter()
         .all(|name| name.starts_with("sqlite_autoindex"))
     );
+}
+
+/// V32: what a token's authentication reads moves the credential generation, in the writing
+/// transaction (foreign-key cascades included); recording a use or renaming does not.
+#[test]
+fn v32_moves_the_credential_generation_on_what_authentication_reads_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (conn, _) =
+        super::open_migrated(&dir.path().join("g.db")).unwrap_or_else(|e| panic!("{e}"));
+    let generation = || -> i64 {
+        conn.query_row(
+            "SELECT COALESCE((SELECT value FROM credential_generation), 0)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let run = |sql: &str| {
+        conn.execute_batch(sql)
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+    };
+    assert_eq!(generation(), 0);
+    run("INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_a', 'A', 'a', 't', 't');
+         INSERT INTO users (id, email, name, created_at, updated_at)
+             VALUES ('usr_a', 'a@example.com', 'A', 't', 't'), ('usr_b', 'b@example.com', 'B', 't', 't');
+         INSERT INTO api_tokens (id, org_id, name, token_hash, token_prefix, scopes, created_by, created_at)
+             VALUES ('tok_a', 'org_a', 'T', x'01', 'shb_', 'read:orgs', 'usr_a', 't');
+         INSERT INTO agent_connections (id, user_id, org_id, client_id, client_name, scopes, resource, created_at)
+             VALUES ('con_a', 'usr_b', 'org_a', 'cli_a', 'Agent', 'read:orgs', 'r', 't');");
+    assert_eq!(generation(), 0, "new rows change no credential read before");
+
+    let moves = [
+        "INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ('org_a', 'usr_a', 'owner', 't')",
+        "UPDATE memberships SET role = 'member' WHERE user_id = 'usr_a'",
+        "UPDATE users SET staff = 1 WHERE id = 'usr_a'",
+        "UPDATE api_tokens SET scopes = 'read:orgs write:shipments' WHERE id = 'tok_a'",
+        "UPDATE api_tokens SET expires_at = 'e' WHERE id = 'tok_a'",
+        "DELETE FROM agent_connections WHERE id = 'con_a'",
+        "DELETE FROM api_tokens WHERE id = 'tok_a'",
+    ];
+    for (n, sql) in moves.iter().enumerate() {
+        run(sql);
+        assert_eq!(generation(), n as i64 + 1, "{sql}");
+    }
+    let stays = [
+        "INSERT INTO api_tokens (id, org_id, name, token_hash, token_prefix, scopes, created_by, created_at)
+             VALUES ('tok_b', 'org_a', 'T', x'02', 'shb_', 'read:orgs', 'usr_a', 't')",
+        "UPDATE api_tokens SET last_used_at = 'u' WHERE id = 'tok_b'",
+        "UPDATE api_tokens SET name = 'Renamed' WHERE id = 'tok_b'",
+        "UPDATE users SET name = 'Renamed', language = 'da' WHERE id = 'usr_a'",
+    ];
+    for sql in stays {
+        run(sql);
+        assert_eq!(generation(), moves.len() as i64, "{sql}");
+    }
+    // A membership removed by its organization's deletion (a cascade) moves it too.
+    run("DELETE FROM api_tokens");
+    assert_eq!(generation(), moves.len() as i64 + 1);
+    run("DELETE FROM orgs WHERE id = 'org_a'");
+    assert_eq!(generation(), moves.len() as i64 + 2);
 }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::{
     fixtures::{
         assert_id, assert_invalid, assert_list_total, assert_timestamp, id_of, page_ids,
-        receiver_party, shipment_body, with,
+        receiver_party, sender_address_body, shipment_body, with,
     },
     helpers::{TestApp, TestOrg},
 };
@@ -174,6 +174,34 @@ async fn a_missing_sender_party_is_filled_from_the_sender_address() {
     assert_eq!(sender["name"], "Main Warehouse");
     assert_eq!(sender["address2"], "Building B");
     assert_eq!(shipment["parties"].as_array().map(Vec::len), Some(2));
+}
+
+/// The process keeps the sender address a create was built from; a change to it reaches the
+/// next create, and the shipments made before keep the party they were made with.
+#[tokio::test]
+async fn a_shipment_takes_its_sender_address_as_it_is_at_its_creation() {
+    let s = Setup::new().await;
+    let first = s.create(s.body()).await;
+    assert_eq!(party_of(&first, "sender")[0]["name"], "Main Warehouse");
+    let address_path = format!("/orgs/{}/sender-addresses/{}", s.org.id, id_of(&s.address));
+    let moved = with(sender_address_body(), "name", json!("Harbour Warehouse"));
+    let moved = with(moved, "city", json!("Aarhus"));
+    s.app
+        .put(&address_path, &s.org.token, moved)
+        .await
+        .expect(200);
+    for _ in 0..2 {
+        let shipment = s.create(s.body()).await;
+        let sender = party_of(&shipment, "sender")[0].clone();
+        assert_eq!(sender["name"], "Harbour Warehouse", "{shipment}");
+        assert_eq!(sender["city"], "Aarhus", "{shipment}");
+        let path = format!("{}/{}", s.path(), id_of(&shipment));
+        assert_eq!(s.app.get(&path, &s.org.token).await.expect(200), shipment);
+    }
+    let path = format!("{}/{}", s.path(), id_of(&first));
+    let kept = s.app.get(&path, &s.org.token).await.expect(200);
+    assert_eq!(party_of(&kept, "sender")[0]["name"], "Main Warehouse");
+    assert_eq!(party_of(&kept, "sender")[0]["city"], "Glostrup");
 }
 
 #[tokio::test]

@@ -1,6 +1,8 @@
 //! Turns a bearer credential into an `Actor`. API tokens are `shb_` + 43 characters of base64url
 //! randomness, stored only as SHA-256 hashes and compared in constant time.
 
+use std::sync::Arc;
+
 use subtle::ConstantTimeEq;
 
 use crate::{
@@ -42,24 +44,22 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
         return crate::service::oauth::access::authenticate(ctx, credential).await;
     }
     let hash = secret::hash(credential);
-    let lookup = hash.clone();
-    let found = ctx.db.point(|db| store::api_tokens::by_hash(db, &lookup))?;
-    let Some(store::api_tokens::Credential {
+    let Some(found) = credential_of(ctx, &hash)? else {
+        return Err(Error::Unauthenticated);
+    };
+    let store::api_tokens::Credential {
         token,
         stored_hash,
         staff,
         made,
         standing,
-    }) = found
-    else {
-        return Err(Error::Unauthenticated);
-    };
+    } = &*found;
     if !bool::from(stored_hash.ct_eq(&hash)) {
         return Err(Error::Unauthenticated);
     }
     // A token lives only as long as its creator's membership, within what their role allows;
     // a member limited to a brand hands nothing on.
-    let standing = standing.ok_or(Error::Unauthenticated)?;
+    let standing = standing.as_ref().ok_or(Error::Unauthenticated)?;
     let cap = standing.cap_handed_on().ok_or(Error::Unauthenticated)?;
     let now = ctx.clock.now();
     if token
@@ -71,12 +71,11 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
         return Err(Error::Unauthenticated);
     }
     let quota = ctx.rate.check(&token.id)?;
-    let stale = token
-        .last_used_at
-        .as_deref()
-        .and_then(time::parse)
-        .is_none_or(|used| (now - used).whole_seconds() >= TOUCH_EVERY_SECONDS);
-    if stale {
+    let stored_use = token.last_used_at.as_deref().and_then(time::parse);
+    if ctx
+        .known_tokens
+        .use_due(&hash, stored_use, now, TOUCH_EVERY_SECONDS)
+    {
         let (db, org_id, token_id, at) = (
             ctx.db.clone(),
             token.org_id.clone(),
@@ -94,15 +93,34 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
     }
     Ok(Actor {
         principal: Principal::ApiToken {
-            token_id: token.id,
-            org_id: token.org_id,
+            token_id: token.id.clone(),
+            org_id: token.org_id.clone(),
         },
         scopes: token.scopes.intersect(&cap),
-        user_id: Some(token.created_by.id),
+        user_id: Some(token.created_by.id.clone()),
         role: Some(standing.role),
-        staff: staff && made.origin.carries_staff(),
-        via_connection: made.connection_id,
+        staff: *staff && made.origin.carries_staff(),
+        via_connection: made.connection_id.clone(),
         quota,
+    })
+}
+
+/// The stored credential of the token with `hash`: kept by this process while the credential
+/// generation has not moved (`KnownTokens`), read otherwise. The number is read first, so a
+/// credential is never kept under a number newer than what it was read after.
+fn credential_of(ctx: &Ctx, hash: &[u8]) -> Result<Option<Arc<store::api_tokens::Credential>>> {
+    ctx.db.point(|db| {
+        let generation = store::api_tokens::credential_generation(db)?;
+        if let Some(known) = ctx.known_tokens.get(hash, generation) {
+            return Ok(Some(known));
+        }
+        let Some(found) = store::api_tokens::by_hash(db, hash)? else {
+            return Ok(None);
+        };
+        let found = Arc::new(found);
+        ctx.known_tokens
+            .insert(hash.to_vec(), generation, found.clone());
+        Ok(Some(found))
     })
 }
 

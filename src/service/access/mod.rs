@@ -5,6 +5,7 @@
 pub mod actor;
 pub mod auth;
 pub mod grant;
+pub mod known_tokens;
 pub mod login_throttle;
 pub mod mcp_sessions;
 pub mod rate_limit;

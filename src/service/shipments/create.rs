@@ -16,7 +16,7 @@ use crate::{
     store::{self, Reader, Tx},
 };
 
-use super::{Change, parties, save};
+use super::{Change, Senders, parties, save};
 
 pub async fn create(
     ctx: &Ctx,
@@ -67,9 +67,19 @@ async fn create_stored(
     let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::SHIPMENT));
     // Built and written out here, from the sender address as it is now, so that the writer's
     // one thread only checks and stores; without the address, the write says what is wrong.
-    let address = ctx
-        .db
-        .point(|db| store::sender_addresses::get(db, &org_id, &new.sender_address_id))?;
+    // The address as this process last read it, when kept (`Senders`).
+    let address = match ctx.senders.get(&org_id, &new.sender_address_id) {
+        Some(kept) => Some(kept),
+        None => {
+            let read = ctx
+                .db
+                .point(|db| store::sender_addresses::get(db, &org_id, &new.sender_address_id))?;
+            if let Some(address) = &read {
+                ctx.senders.keep(address);
+            }
+            read
+        }
+    };
     let answer = |(shipment, _): &(ShipmentRecord, String)| {
         Shipment {
             shipment: shipment.clone(),
@@ -83,8 +93,13 @@ async fn create_stored(
     match address {
         Some(address) => {
             let prepared = Prepared::new(id, new, &org_id, address, now);
-            ctx.commit_as(grant, move |tx| prepared.create_in(tx), answer)
-                .await
+            let kept = ctx.clone();
+            ctx.commit_as(
+                grant,
+                move |tx| prepared.create_in(tx, &kept.senders),
+                answer,
+            )
+            .await
         }
         None => {
             ctx.commit_as(
@@ -121,8 +136,9 @@ impl Prepared {
     }
 
     /// `create_in` for the shipment as built: its references are checked again, and a sender
-    /// party taken from an address changed meanwhile is taken again.
-    fn create_in(mut self, tx: &Tx) -> Result<(ShipmentRecord, String)> {
+    /// party taken from an address changed meanwhile is taken again (and the address kept in
+    /// `senders` forgotten).
+    fn create_in(mut self, tx: &Tx, senders: &Senders) -> Result<(ShipmentRecord, String)> {
         let s = &self.shipment;
         let new_refs = References {
             sender_address_id: &s.sender_address_id,
@@ -131,6 +147,9 @@ impl Prepared {
         };
         let mut errors = Violations::new();
         let address = new_refs.check(tx, &s.org_id, &mut errors)?;
+        if address.as_ref() != Some(&self.address) {
+            senders.forget(&self.address.id);
+        }
         errors.finish()?;
         self.rebase(&address.ok_or_else(no_sender_address)?);
         let s = &self.shipment;

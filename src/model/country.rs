@@ -17,7 +17,22 @@ VA VC VE VG VI VN VU WF WS XK YE YT ZA ZM ZW";
 
 /// Whether `code` is an assigned ISO 3166-1 alpha-2 code (upper case, as the standard writes it).
 pub fn is_alpha2(code: &str) -> bool {
-    code.len() == 2 && ALPHA2.split(' ').any(|c| c == code)
+    // A binary search of the sorted list, each code two letters and a space (every party of every
+    // shipment written is checked; scanning the list was 1 % of a create's samples).
+    let (list, code) = (ALPHA2.as_bytes(), code.as_bytes());
+    if code.len() != 2 {
+        return false;
+    }
+    let (mut low, mut high) = (0, list.len().div_ceil(3));
+    while low < high {
+        let mid = (low + high) / 2;
+        match list[3 * mid..3 * mid + 2].cmp(code) {
+            std::cmp::Ordering::Less => low = mid + 1,
+            std::cmp::Ordering::Greater => high = mid,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 /// The 27 member states of the European Union.
@@ -68,8 +83,14 @@ mod tests {
         for code in ["DK", "SE", "DE", "US", "GB", "XK"] {
             assert!(is_alpha2(code), "{code}");
         }
-        for code in ["", "D", "dk", "UK", "XX", "DNK", "EU"] {
+        for code in [
+            "", "D", "dk", "UK", "XX", "DNK", "EU", "A ", " A", "AA", "ZZ", "ÅA",
+        ] {
             assert!(!is_alpha2(code), "{code}");
+        }
+        // Every listed code is found, the first and the last included.
+        for code in ALPHA2.split(' ') {
+            assert!(is_alpha2(code), "{code}");
         }
     }
 

@@ -382,41 +382,58 @@ def main():
 
 # Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
 # graphs of the release binary); re-profile after a change and rewrite this text.
-PROFILE = """## Where the time goes (profiles after issue 30's sixth part)
+PROFILE = """## Where the time goes (profiles after issue 30's seventh part)
 
 `benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
 release server while wrk drives one row (2026-11-27; the workbench and the half-rate row
-2026-11-28), shares of all samples unless said:
+2026-11-28; the create row after the seventh part, on the machine of this table's run),
+shares of all samples unless said:
 
 - **get shipment**: 55 % of the samples in Shipbase's binary, 35 % in the kernel (loopback TCP to
   wrk on the same two cores, task wake-ups, the `fcntl` locks SQLite takes on the WAL's shared
   memory for each read transaction), 10 % in libc (copying the answer, allocation). Neither the
   model nor a value tree is built; what is left is the per-request cost of the HTTP stack and
   the kernel's loopback, which `/health` pays as well. The ratio moves with `/health`'s own
-  figure between runs (0.38–0.47 today with the same get path).
+  figure between runs (0.38–0.47 on the morning's machine with the same get path; on this
+  table's machine 0.44 in its run, with `/health` at 71,025/s, and 0.47 in `benches/ab.py`'s
+  three rounds an hour before it, 32,526 against 69,087/s). Since the seventh part a get no
+  longer joins the token, its creator and their membership: it reads the credential
+  generation (one row) and the shipment's representation, two read transactions of one
+  statement each.
 - **list 20 + total**: scanning the twenty representations to skip the members a list item
   does not show (parties, parcels) is ~21 %; copies ~6 %; SQLite ~6 %. A column holding the
   list item's members (~300 bytes a row) would let a list copy them without a scan.
-- **create shipment** (the fourth part's profile; after the fifth, 2026-11-28, the writer's thread has
-  38 % of the samples and the checkpoint thread 4 %, against 43 % and none): the writer's thread runs ~60 % of a core, the
-  two workers ~40 % each, and the machine is ~80 % busy with wrk; a create waits for its batch's
-  commit. Smaller batches are slower, not faster (at most 16, 8 or 4 jobs a transaction: 2,737,
-  2,476 and 1,708/s against 2,993–3,410/s with 128 in the same half hour): the commit, not the
-  lock-step, is what a batch shares. Of all the server's samples (60 % in Shipbase's binary, of
-  which SQLite is most of the writer's; 24 % kernel; 16 % libc): the workers 57 % — the HTTP
-  stack and the kernel's socket writes, the API token's look-up 7 % and the sender address's 5 %
-  (point reads: SQLite drops a reader's page cache whenever the WAL moved, so each re-reads its
-  B-tree path), the body's one-pass decoding 6 %, the representation written from the record
-  2 % (8 % through poem-openapi's value tree before this part), the answer merged from it 2 %;
-  the writer 43 % — the row's insert with its index B-trees 11 %, the search terms 7 % (9 %
-  before: now one B-tree insert per term, no index by shipment, no foreign-key look-up), the
-  commit's WAL frames 8.5 %, the automatic checkpoint 4.5 %, fsync 3 %, the savepoint each job
-  runs in 5 % (SQLite copying each page the job touches into its sub-journal), the references
-  checked again 2.7 %, the audit record 2.7 %, the plan counter 2 %. What is left is SQLite's
-  B-tree, WAL and sub-journal work, the kernel and the HTTP stack; in Shipbase's own code the
-  decoding and the two point reads per request. See docs/decisions.md ("Left in the writer").
-- **create at half the peak rate**: the tail is the commit's file-system work, not a queue in
-  Shipbase's code. `benches/sync_tail.py` (perf's fsync/fdatasync tracepoints) over three 10 s runs at
+- **create shipment** (seventh part, 2026-11-28 afternoon, on this machine: 8,408/s under perf,
+  5,708 samples at 499 Hz over 8 s, so the server ran 1.43 of the 2 cores and wrk the rest;
+  the writer's thread 63 % of a core, not saturated: a create is bound by the machine's CPU,
+  not by the writer). Shares of all the server's samples: the workers 48 % (their own code
+  32 %, kernel 11 %, libc 5 %), the writer 44 %, the checkpoint thread 7 % (the kernel
+  copying the log's pages into the file).
+  - Workers: the HTTP stack (hyper, poem's endpoint layers, tokio) and the kernel's socket
+    writes (`writev` 7 %), with ~3.5 % of `memcpy` as poem's layers move and box the request's
+    future; the body's one-pass decoding 5.3 % (serde_json's work on a 1.45 kB body); the
+    operation itself 10.3 % (the parties' checks 2.4 %, of which scanning the country list 1 %,
+    a binary search since; the e-mail 0.6 %; the postcode's pattern 0.5 %; the answer merged
+    from the representation 1.4 %; the representation written 1.3 %); authentication 4.4 %,
+    3.35 % of it reading the credential generation (a read transaction's start is 1.5 %: SQLite
+    re-reads the WAL index and page 1 whenever the log moved). The token's join (7 % before)
+    and the sender address's read (5 % before) are no longer on the path.
+  - Writer: the row's insert with its seven index B-trees and the count trigger 11.3 %, the
+    search terms 6.5 %, the commit 13.6 % (writing the WAL frames 8 %, fsync 3.9 %, checksums
+    1 %), the plan counter 1.6 %, the references read again 2 % (the sender address for the
+    party, the carrier, the order), the savepoint's release and the rest of the batch ~5 %.
+  - One page a shipment: the benchmark body's representation is 2,040 bytes, so its row
+    (~2.25 kB) is just over half of a 4 kB page and SQLite keeps one row a page (4,105 bytes a
+    shipment in `dbstat`); each create writes a page into the log and the checkpoint writes it
+    again into the file (8.4 `pwrite` calls a create, two per WAL frame). An 8 kB page would
+    hold three such rows but double every index page a batch dirties; not measured yet.
+  - What is left in Shipbase's own code is the operation's 10 % (checks a body must pass,
+    the representation and the answer) and the generation read that keeps revocation
+    immediate across processes; the rest is the HTTP stack, serde_json, SQLite's B-tree and
+    WAL work, and the kernel.
+- **create at half the peak rate**: met in this table's run (p99 5.66 ms at 5,408/s asked). On
+  the morning's machine (another disk; the run of 09:38 had 61.65 ms) the tail was the
+  commit's file-system work, not a queue in Shipbase's code. `benches/sync_tail.py` (perf's fsync/fdatasync tracepoints) over three 10 s runs at
   1,728/s (2026-11-28, this build; p50 4.0–4.4 ms, p99 16–21 ms): the writer's thread spent
   15 of the 30 s in the log's fsync (one per commit, ~510/s; 0.74–0.88 ms median, 5 ms at the
   99th, 17–114 ms at most), and 123 times in the database file's fsync of its own checkpoint

@@ -65,9 +65,9 @@ async fn create_stored(
     })
     .await?;
     let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::SHIPMENT));
-    // Built and written out here, from the sender address as it is now, so that the writer's
-    // one thread only checks and stores; without the address, the write says what is wrong.
-    // The address as this process last read it, when kept (`Senders`).
+    // Built and written out here, from the sender address as this process last read it
+    // (`Senders`), so that the writer's one thread only checks and stores; the write takes the
+    // party again if the address changed since, and without the address it says what is wrong.
     let address = match ctx.senders.get(&org_id, &new.sender_address_id) {
         Some(kept) => Some(kept),
         None => {

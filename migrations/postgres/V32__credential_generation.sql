@@ -4,17 +4,16 @@
 -- number it read them under and reads them again only when the number moved, so that a request
 -- reads one row of one page instead of four tables, and a token revoked or a member removed by
 -- any process (another server on PostgreSQL, the CLI beside a server) is refused at once.
--- The table is empty until the first change; no row reads as 0. It is not copied by copy-data:
--- each database keeps its own.
+-- Its one row starts at 0. It is not copied by copy-data: each database keeps its own.
 CREATE TABLE credential_generation (
     id    BIGINT PRIMARY KEY CHECK (id = 1),
     value BIGINT NOT NULL
 );
+INSERT INTO credential_generation (id, value) VALUES (1, 0);
 
 CREATE FUNCTION credential_generation_bump() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = credential_generation.value + 1;
+    UPDATE credential_generation SET value = value + 1;
     RETURN NULL;
 END;
 $$;

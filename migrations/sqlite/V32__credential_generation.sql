@@ -4,49 +4,40 @@
 -- number it read them under and reads them again only when the number moved, so that a request
 -- reads one row of one page instead of four tables, and a token revoked or a member removed by
 -- any process (another server on PostgreSQL, the CLI beside a server) is refused at once.
--- The table is empty until the first change; no row reads as 0. It is not copied by copy-data:
--- each database keeps its own.
+-- Its one row starts at 0. It is not copied by copy-data: each database keeps its own.
 CREATE TABLE credential_generation (
     id    INTEGER PRIMARY KEY CHECK (id = 1),
     value INTEGER NOT NULL
 ) STRICT;
+INSERT INTO credential_generation (id, value) VALUES (1, 0);
 
 CREATE TRIGGER credential_generation_token_update
 AFTER UPDATE OF id, org_id, token_hash, scopes, created_by, expires_at, origin, connection_id
 ON api_tokens BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;
 CREATE TRIGGER credential_generation_token_delete AFTER DELETE ON api_tokens BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;
 CREATE TRIGGER credential_generation_user_update AFTER UPDATE OF id, staff ON users BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;
 CREATE TRIGGER credential_generation_user_delete AFTER DELETE ON users BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;
 CREATE TRIGGER credential_generation_membership_insert AFTER INSERT ON memberships BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;
 CREATE TRIGGER credential_generation_membership_update AFTER UPDATE ON memberships BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;
 CREATE TRIGGER credential_generation_membership_delete AFTER DELETE ON memberships BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;
 CREATE TRIGGER credential_generation_connection_update AFTER UPDATE OF id ON agent_connections
 BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;
 CREATE TRIGGER credential_generation_connection_delete AFTER DELETE ON agent_connections BEGIN
-    INSERT INTO credential_generation (id, value) VALUES (1, 1)
-        ON CONFLICT (id) DO UPDATE SET value = value + 1;
+    UPDATE credential_generation SET value = value + 1;
 END;

@@ -172,13 +172,11 @@ pub fn touch(tx: &Tx, org_id: &str, token_id: &str, now: &str) -> Result<()> {
     Ok(())
 }
 
-/// The number every change to what `by_hash` reads moves on (V32's triggers), 0 before the first:
-/// a credential read under one number is still what `by_hash` would read while it stands.
+/// The number every change to what `by_hash` reads moves on (V32's triggers): a credential read
+/// under one number is still what `by_hash` would read while it stands.
 pub fn credential_generation(db: &Reader) -> Result<i64> {
     Ok(db
         .conn
         .prepare_cached("SELECT value FROM credential_generation WHERE id = 1")?
-        .query_row((), |r| r.get(0))
-        .optional()?
-        .unwrap_or(0))
+        .query_row((), |r| r.get(0))?)
 }

@@ -338,12 +338,8 @@ fn v32_moves_the_credential_generation_on_what_authentication_reads_and_nothing_
     let (conn, _) =
         super::open_migrated(&dir.path().join("g.db")).unwrap_or_else(|e| panic!("{e}"));
     let generation = || -> i64 {
-        conn.query_row(
-            "SELECT COALESCE((SELECT value FROM credential_generation), 0)",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap_or_else(|e| panic!("{e}"))
+        conn.query_row("SELECT value FROM credential_generation", [], |r| r.get(0))
+            .unwrap_or_else(|e| panic!("{e}"))
     };
     let run = |sql: &str| {
         conn.execute_batch(sql)

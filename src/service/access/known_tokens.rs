@@ -27,16 +27,24 @@ struct Known {
     tokens: HashMap<Vec<u8>, (Arc<Credential>, Option<OffsetDateTime>)>,
 }
 
+impl Known {
+    /// Whether what is kept holds at `generation`: a newer number drops it all and starts anew
+    /// (then true), an older one (a reader behind another thread) is told no.
+    fn current_at(&mut self, generation: i64) -> bool {
+        if generation > self.generation {
+            self.generation = generation;
+            self.tokens.clear();
+        }
+        generation == self.generation
+    }
+}
+
 impl KnownTokens {
     /// The credential of the token with `hash`, when it was read under `generation` (the
     /// database's number now). A newer number drops every credential kept.
     pub fn get(&self, hash: &[u8], generation: i64) -> Option<Arc<Credential>> {
         let mut known = self.lock();
-        if known.generation != generation {
-            if known.generation < generation {
-                known.generation = generation;
-                known.tokens.clear();
-            }
+        if !known.current_at(generation) {
             return None;
         }
         known.tokens.get(hash).map(|(c, _)| c.clone())
@@ -46,12 +54,8 @@ impl KnownTokens {
     /// thread has seen since is not kept.
     pub fn insert(&self, hash: Vec<u8>, generation: i64, credential: Arc<Credential>) {
         let mut known = self.lock();
-        if generation < known.generation {
+        if !known.current_at(generation) {
             return;
-        }
-        if generation > known.generation {
-            known.generation = generation;
-            known.tokens.clear();
         }
         if known.tokens.len() >= KNOWN_MAX {
             known.tokens.clear();

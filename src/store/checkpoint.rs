@@ -11,16 +11,20 @@
 //! its beginning only when a write transaction begins with every frame copied; under a writer
 //! that never pauses that moment may not come, so past `HARD` pages the writer checkpoints
 //! itself, between two batches and after replying to the first, once the thread has copied all
-//! but a few frames (past `2 × HARD` pages, whatever is left, even while the thread is woken
-//! but has not run), and the next batch starts the log over.
+//! but a few frames, and the next batch starts the log over. Past `2 × HARD` pages (a writer
+//! faster than the thread's copies) the writer copies whatever is left, and when the thread is
+//! in the middle of a copy (SQLite then answers the writer's checkpoint busy at once, even a
+//! FULL one: the checkpoint lock never waits) it waits for the thread first, so the log stays
+//! within `2 × HARD` pages and a batch.
 
 use std::{
     cell::Cell,
     sync::{
-        Arc,
+        Arc, Condvar, Mutex,
         atomic::{AtomicBool, AtomicU64, Ordering},
         mpsc::{self, SyncSender, TrySendError},
     },
+    time::{Duration, Instant},
 };
 
 use rusqlite::Connection;
@@ -32,6 +36,9 @@ const SOFT: i32 = 1_000;
 /// thread is idle and the rest is at most `REST` pages (or, past twice this, whatever the rest).
 const HARD: i32 = 4_000;
 const REST: i32 = 256;
+/// How long the writer waits, past `2 × HARD`, for the thread's copy to end (the thread's own
+/// busy timeout; a copy of ~8,000 pages takes well under a second).
+const WAIT: Duration = Duration::from_secs(5);
 
 thread_local! {
     /// The log's length after the last commit on this thread's write connection.
@@ -51,6 +58,33 @@ struct Progress {
     copied: AtomicU64,
     /// Whether a checkpoint is running (or about to) on the thread.
     busy: AtomicBool,
+    /// Signalled when the thread turns `busy` off (taken around that store).
+    idle: (Mutex<()>, Condvar),
+}
+
+impl Progress {
+    fn set_idle(&self) {
+        let (lock, idle) = &self.idle;
+        let _held = lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        self.busy.store(false, Ordering::Release);
+        idle.notify_all();
+    }
+
+    /// Waits, at most `WAIT`, for the thread's checkpoint to end.
+    fn wait_idle(&self) {
+        let (lock, idle) = &self.idle;
+        let deadline = Instant::now() + WAIT;
+        let mut held = lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        while self.busy.load(Ordering::Acquire) {
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return;
+            };
+            held = idle
+                .wait_timeout(held, left)
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .0;
+        }
+    }
 }
 
 fn pack(generation: u32, frames: i32) -> u64 {
@@ -93,7 +127,7 @@ impl Checkpointer {
                             tracing::warn!(error = %err, "a checkpoint failed; the next one retries")
                         }
                     }
-                    told.busy.store(false, Ordering::Release);
+                    told.set_idle();
                 }
             })
             .ok()?;
@@ -125,9 +159,15 @@ impl Checkpointer {
         let busy = self.progress.busy.load(Ordering::Acquire);
         // Past twice `HARD` (a writer faster than the thread's copies, or a thread that has
         // not had a core since it was woken), whatever is left and whatever the thread's
-        // state: while it copies, SQLite answers busy at once and the next commit tries again.
+        // state: while it copies, SQLite answers busy at once, so the writer waits for it and
+        // copies the rest (once; another process's checkpoint leaves it to the next commit).
         if pages >= 2 * HARD || (pages >= HARD && !busy && pages - copied <= REST) {
-            match checkpoint(conn) {
+            let mut copy = checkpoint(conn);
+            if pages >= 2 * HARD && matches!(copy, Ok(None)) {
+                self.progress.wait_idle();
+                copy = checkpoint(conn);
+            }
+            match copy {
                 Ok(Some(frames)) => {
                     let told = pack(generation, frames);
                     self.progress.copied.store(told, Ordering::Release);
@@ -138,7 +178,7 @@ impl Checkpointer {
         } else if !busy && (pages - copied >= SOFT || (pages >= HARD && pages - copied > REST)) {
             self.progress.busy.store(true, Ordering::Release);
             if let Err(TrySendError::Disconnected(_)) = self.wake.try_send(generation) {
-                self.progress.busy.store(false, Ordering::Release);
+                self.progress.set_idle();
                 tracing::warn!("the checkpoint thread has stopped");
             }
         }

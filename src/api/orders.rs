@@ -14,7 +14,7 @@ use crate::{
         params::{self, EnumQuery, LimitQuery, PageQuery},
         problem::ApiResult,
         raw::RawJson,
-        security::BearerAuth,
+        security::{BearerAuth, BearerPending},
     },
     model::{
         order::{Order, OrderIn, OrderPage, OrderShipmentIn},
@@ -94,7 +94,7 @@ impl OrdersApi {
     async fn get(
         &self,
         ctx: Data<&Ctx>,
-        auth: BearerAuth,
+        auth: BearerPending,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "orderId")] order_id: Path<String>,
     ) -> ApiResult<RawJson<Order>> {

@@ -11,7 +11,10 @@ use crate::{
     api::problem::ApiError,
     service::{
         Actor, Ctx,
-        access::{auth, rate_limit::Quota},
+        access::{
+            auth::{self, Pending},
+            rate_limit::Quota,
+        },
     },
 };
 
@@ -37,6 +40,12 @@ pub async fn authenticate_quoted(
     Ok(actor)
 }
 
+/// The service context the server put on every request.
+fn ctx_of(req: &Request) -> poem::Result<&Ctx> {
+    req.data::<Ctx>()
+        .ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")).into())
+}
+
 /// `Authorization: Bearer <credential>`: an API token (`shb_…`) or an OAuth access token.
 #[derive(SecurityScheme)]
 #[oai(
@@ -50,10 +59,31 @@ async fn check(req: &Request, bearer: Bearer) -> poem::Result<Actor> {
     if let Some(Authenticated(actor)) = req.extensions().get::<Authenticated>() {
         return Ok(actor.clone());
     }
-    let ctx = req
-        .data::<Ctx>()
-        .ok_or_else(|| ApiError::from(crate::error::Error::internal("no context")))?;
+    let ctx = ctx_of(req)?;
     authenticate(ctx, &bearer.token).await.map_err(Into::into)
+}
+
+/// `BearerAuth` for an operation that confirms a kept API token's credential in the read
+/// transaction it answers from (`auth::Pending`): the same scheme in the OpenAPI document.
+#[derive(SecurityScheme)]
+#[oai(
+    rename = "BearerAuth",
+    ty = "bearer",
+    bearer_format = "shb_ API token or OAuth JWT",
+    checker = "check_pending"
+)]
+pub struct BearerPending(pub Pending);
+
+async fn check_pending(req: &Request, bearer: Bearer) -> poem::Result<Pending> {
+    if let Some(Authenticated(actor)) = req.extensions().get::<Authenticated>() {
+        return Ok(Pending::confirmed(actor.clone()));
+    }
+    let ctx = ctx_of(req)?;
+    let pending = auth::authenticate_pending(ctx, &bearer.token)
+        .await
+        .map_err(ApiError::from)?;
+    let _ = QUOTA.try_with(|cell| cell.set(pending.quota()));
+    Ok(pending)
 }
 
 /// The actor behind an optional `Authorization` header (for public operations that do more for

@@ -10,7 +10,7 @@ use crate::{
         params::{self, LimitQuery, PageQuery},
         problem::ApiResult,
         raw::RawJson,
-        security::BearerAuth,
+        security::{BearerAuth, BearerPending},
     },
     model::shipping_rule::{ShippingRule, ShippingRuleIn, ShippingRulePage},
     service::{Ctx, shipping_rules},
@@ -66,7 +66,7 @@ impl ShippingRulesApi {
     async fn get(
         &self,
         ctx: Data<&Ctx>,
-        auth: BearerAuth,
+        auth: BearerPending,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "ruleId")] rule_id: Path<String>,
     ) -> ApiResult<RawJson<ShippingRule>> {

@@ -11,8 +11,8 @@ use crate::{
         wire as json,
     },
     service::{
-        Actor, Ctx, Input, PageParams, billing, carriers, input::whole, operations as ops,
-        page_query, printers, sender_addresses,
+        Actor, Ctx, Input, PageParams, access::auth::Pending, billing, carriers, input::whole,
+        operations as ops, page_query, printers, sender_addresses,
     },
     store::{self, Reader, Tx},
 };
@@ -180,10 +180,13 @@ pub async fn get(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Shi
         .point(|db| store::shipping_rules::get(db, &org_id, &id)?.ok_or(Error::NotFound))
 }
 
-/// `get`'s answer, as JSON written from the rule's stored representation.
-pub async fn get_json(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Vec<u8>> {
-    actor.authorize(org_id, &ops::GET_SHIPPING_RULE)?;
-    ctx.db.point(|db| {
+/// `get`'s answer, as JSON written from the rule's stored representation, the caller's
+/// credential confirmed in the same read transaction.
+pub async fn get_json(ctx: &Ctx, caller: &Pending, org_id: &str, id: &str) -> Result<Vec<u8>> {
+    ctx.db.point_snapshot(|db| {
+        caller
+            .confirm(ctx, db)?
+            .authorize(org_id, &ops::GET_SHIPPING_RULE)?;
         let stored = store::shipping_rules::stored(db, org_id, id)?.ok_or(Error::NotFound)?;
         written(&stored)
     })

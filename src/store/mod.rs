@@ -240,8 +240,39 @@ impl Db {
         }
     }
 
-    /// Runs `f` on a read-only connection on the blocking pool.
+    /// `point`, with every statement of `f` reading one snapshot of the SQLite file (one read
+    /// transaction: a resource and what is answered with it, such as a shipment and its
+    /// documents, read consistently, and the log's read lock taken once). On PostgreSQL as
+    /// `point`.
+    pub fn point_snapshot<T: Send>(
+        &self,
+        f: impl FnOnce(&Reader) -> Result<T> + Send,
+    ) -> Result<T> {
+        match &self.reads {
+            Reads::Sqlite { file, .. } => point::with(file, |conn| {
+                point::in_one_snapshot(conn, |conn| {
+                    f(&Reader {
+                        conn: sql::Conn::Lite(conn),
+                    })
+                })
+            }),
+            Reads::Postgres(pg) => pg::blocking(|| pg.read(f)),
+        }
+    }
+
+    /// Runs `f` on a read-only connection on the blocking pool, its statements reading one
+    /// snapshot of the SQLite file (a list's page and its total agree).
     pub async fn read<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Reader) -> Result<T> + Send + 'static,
+    {
+        self.on_reader(true, f).await
+    }
+
+    /// `f` on a pooled read-only connection on the blocking pool; in one read transaction when
+    /// `snapshot` (SQLite; PostgreSQL reads each statement's latest as before).
+    async fn on_reader<T, F>(&self, snapshot: bool, f: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(&Reader) -> Result<T> + Send + 'static,
@@ -251,9 +282,17 @@ impl Db {
                 let pool = readers.clone();
                 crate::blocking::run(move || {
                     let conn = pool.get()?;
-                    f(&Reader {
-                        conn: sql::Conn::Lite(&conn),
-                    })
+                    let run = |conn: &Connection| {
+                        f(&Reader {
+                            conn: sql::Conn::Lite(conn),
+                        })
+                    };
+                    if snapshot {
+                        point::in_one_snapshot(&conn, run)
+                    } else {
+                        point::end(&conn)?;
+                        run(&conn)
+                    }
                 })
                 .await
             }
@@ -298,7 +337,8 @@ impl Db {
             ));
         }
         let target = target.to_string_lossy().into_owned();
-        self.read(move |r| {
+        // VACUUM INTO makes its own transaction: it cannot run inside one.
+        self.on_reader(false, move |r| {
             r.conn.execute("VACUUM INTO ?1", [&target])?;
             Ok(())
         })

@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, TestOrg, assert_timestamp, error_fields, is_id};
+use crate::{
+    fixtures::{id_of, shipment_body},
+    helpers::{TestApp, TestOrg, assert_timestamp, error_fields, is_id},
+};
 
 fn tokens_path(org: &TestOrg) -> String {
     format!("/orgs/{}/api-tokens", org.id)
@@ -426,6 +429,44 @@ async fn a_revoked_token_gets_401_on_its_next_request() {
     app.delete(&path, &org.token)
         .await
         .problem(404, "not_found");
+}
+
+/// A GET of a shipment confirms a token this process keeps in the one read it answers from
+/// (`auth::Pending`): a change that moves the credential generation but not this token leaves
+/// it reading, and its own revocation answers 401 on its next request.
+#[tokio::test]
+async fn a_kept_token_reading_a_shipment_sees_its_revocation_at_once() {
+    let app = TestApp::spawn().await;
+    let org = app.create_org();
+    let (address, carrier) = app.create_address_and_carrier(&org).await;
+    let shipment = app
+        .create_shipment(&org, shipment_body(&id_of(&address), &id_of(&carrier)))
+        .await;
+    let path = format!("/orgs/{}/shipments/{}", org.id, id_of(&shipment));
+    let mut ids = Vec::new();
+    let mut tokens = Vec::new();
+    for name in ["reader", "other"] {
+        let (token, record) = app
+            .create_api_token(&org, json!({"name": name, "scopes": ["read:shipments"]}))
+            .await;
+        ids.push(format!("{}/{}", tokens_path(&org), id_of(&record)));
+        tokens.push(token);
+    }
+    // The first read keeps the credential; the second is confirmed in the shipment's read.
+    for _ in 0..2 {
+        assert_eq!(app.get(&path, &tokens[0]).await.expect(200), shipment);
+    }
+    app.get(&path, &tokens[1]).await.expect(200);
+    app.delete(&ids[1], &org.token).await.expect(200);
+    assert_eq!(app.get(&path, &tokens[0]).await.expect(200), shipment);
+    app.get(&path, &tokens[1])
+        .await
+        .problem(401, "unauthenticated");
+    app.delete(&ids[0], &org.token).await.expect(200);
+    app.get(&path, &tokens[0])
+        .await
+        .problem(401, "unauthenticated");
+    app.get(&path, &org.token).await.expect(200);
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::{
     browser::{Browser, Connected, Request, authorize, exchange, register},
+    fixtures::{id_of, shipment_body},
     helpers::{TestApp, TestOrg},
 };
 
@@ -219,6 +220,15 @@ async fn removing_or_narrowing_a_member_ends_or_narrows_every_credential_at_once
     let webhooks = format!("/orgs/{}/webhooks", org.id);
     app.get(&webhooks, &token).await.expect(200);
     app.get(&webhooks, agent.access()).await.expect(200);
+    // A shipment's GET confirms a kept token in its own read (`auth::Pending`).
+    let (address, carrier) = app.create_address_and_carrier(&org).await;
+    let shipment = app
+        .create_shipment(&org, shipment_body(&id_of(&address), &id_of(&carrier)))
+        .await;
+    let shipment_path = format!("/orgs/{}/shipments/{}", org.id, id_of(&shipment));
+    for credential in [token.as_str(), token.as_str(), agent.access()] {
+        app.get(&shipment_path, credential).await.expect(200);
+    }
 
     // Demoted to member: neither may read webhooks any more, both still read shipments.
     app.patch(
@@ -235,6 +245,7 @@ async fn removing_or_narrowing_a_member_ends_or_narrows_every_credential_at_once
         app.get(&format!("/orgs/{}/shipments", org.id), credential)
             .await
             .expect(200);
+        app.get(&shipment_path, credential).await.expect(200);
     }
 
     // Removed: both end, and the refresh token gives nothing new.
@@ -242,6 +253,9 @@ async fn removing_or_narrowing_a_member_ends_or_narrows_every_credential_at_once
         .await
         .expect(200);
     for credential in [token.as_str(), agent.access()] {
+        app.get(&shipment_path, credential)
+            .await
+            .problem(401, "unauthenticated");
         app.get(&format!("/orgs/{}/shipments", org.id), credential)
             .await
             .problem(401, "unauthenticated");

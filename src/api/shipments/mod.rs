@@ -16,7 +16,7 @@ use crate::{
         params::{self, EnumQuery, LimitQuery, PageQuery},
         problem::ApiResult,
         raw::{CreatedRaw, RawJson},
-        security::BearerAuth,
+        security::{BearerAuth, BearerPending},
     },
     model::{
         shipment::{Shipment, ShipmentIn, ShipmentPage, ShipmentPatch},
@@ -120,7 +120,7 @@ impl ShipmentsApi {
     async fn get(
         &self,
         ctx: Data<&Ctx>,
-        auth: BearerAuth,
+        auth: BearerPending,
         #[oai(name = "orgId")] org_id: Path<String>,
         #[oai(name = "shipmentId")] shipment_id: Path<String>,
     ) -> ApiResult<RawJson<Shipment>> {

@@ -50,6 +50,15 @@ impl KnownTokens {
         known.tokens.get(hash).map(|(c, _)| c.clone())
     }
 
+    /// The credential kept for the token with `hash` and the generation it is kept under (the
+    /// newest this process has read), for a request that confirms that number in the snapshot
+    /// it reads (`auth::Pending`).
+    pub fn latest(&self, hash: &[u8]) -> Option<(i64, Arc<Credential>)> {
+        let known = self.lock();
+        let (credential, _) = known.tokens.get(hash)?;
+        Some((known.generation, credential.clone()))
+    }
+
     /// Keeps `credential`, read under `generation`; one read under an older number than another
     /// thread has seen since is not kept.
     pub fn insert(&self, hash: Vec<u8>, generation: i64, credential: Arc<Credential>) {

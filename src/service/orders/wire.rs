@@ -6,16 +6,19 @@
 use crate::{
     error::{Error, Result},
     model::{order::wire, shipment::wire as shipment_wire, wire as json},
-    service::{Actor, Ctx, operations as ops},
+    service::{Actor, Ctx, access::auth::Pending, operations as ops},
     store::{self, Reader, orders::Stored},
 };
 
 use super::ListQuery;
 
-/// `get`'s answer, as JSON.
-pub async fn get_json(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Vec<u8>> {
-    actor.authorize(org_id, &ops::GET_ORDER)?;
-    ctx.db.point(|db| {
+/// `get`'s answer, as JSON: the caller's credential confirmed and the order read in one read
+/// transaction.
+pub async fn get_json(ctx: &Ctx, caller: &Pending, org_id: &str, id: &str) -> Result<Vec<u8>> {
+    ctx.db.point_snapshot(|db| {
+        caller
+            .confirm(ctx, db)?
+            .authorize(org_id, &ops::GET_ORDER)?;
         let stored = store::orders::stored(db, org_id, id)?.ok_or(Error::NotFound)?;
         let mut out = Vec::with_capacity(stored.repr.len() + 256);
         write(db, org_id, &stored, &mut out)?;

@@ -11,16 +11,19 @@ use crate::{
         shipment::{ShipmentLine, wire},
         wire as json,
     },
-    service::{Actor, Ctx, operations as ops},
+    service::{Actor, Ctx, access::auth::Pending, operations as ops},
     store,
 };
 
 use super::ListQuery;
 
-/// `get`'s answer, as JSON.
-pub async fn get_json(ctx: &Ctx, actor: &Actor, org_id: &str, id: &str) -> Result<Vec<u8>> {
-    actor.authorize(org_id, &ops::GET_SHIPMENT)?;
-    ctx.db.point(|db| {
+/// `get`'s answer, as JSON: the caller's credential confirmed and the shipment read in one
+/// read transaction.
+pub async fn get_json(ctx: &Ctx, caller: &Pending, org_id: &str, id: &str) -> Result<Vec<u8>> {
+    ctx.db.point_snapshot(|db| {
+        caller
+            .confirm(ctx, db)?
+            .authorize(org_id, &ops::GET_SHIPMENT)?;
         let stored = store::shipments::stored(db, org_id, id)?.ok_or(Error::NotFound)?;
         let documents = store::documents::of_shipment(db, org_id, id)?;
         let rule_id = stored.shipping_rule_id.as_deref();

@@ -382,24 +382,28 @@ def main():
 
 # Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
 # graphs of the release binary); re-profile after a change and rewrite this text.
-PROFILE = """## Where the time goes (profiles after issue 30's seventh part)
+PROFILE = """## Where the time goes (profiles after issue 30's eighth part)
 
 `benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
 release server while wrk drives one row (2026-11-27; the workbench and the half-rate row
-2026-11-28; the create row after the seventh part, on the machine of this table's run),
-shares of all samples unless said:
+2026-11-28; the create row after the seventh and eighth parts and the get row after the
+eighth, on the machine of this table's run), shares of all samples unless said:
 
-- **get shipment**: 55 % of the samples in Shipbase's binary, 35 % in the kernel (loopback TCP to
-  wrk on the same two cores, task wake-ups, the `fcntl` locks SQLite takes on the WAL's shared
-  memory for each read transaction), 10 % in libc (copying the answer, allocation). Neither the
-  model nor a value tree is built; what is left is the per-request cost of the HTTP stack and
-  the kernel's loopback, which `/health` pays as well. The ratio moves with `/health`'s own
-  figure between runs (0.38–0.47 on the morning's machine with the same get path; on this
-  table's machine 0.44 in its run, with `/health` at 71,025/s, and 0.47 in `benches/ab.py`'s
-  three rounds an hour before it, 32,526 against 69,087/s). Since the seventh part a get no
-  longer joins the token, its creator and their membership: it reads the credential
-  generation (one row) and the shipment's representation, two read transactions of one
-  statement each.
+- **get shipment** (eighth part, 2026-11-28 evening, on this machine: 43,992/s under perf):
+  41 % of the samples in Shipbase's binary, 49 % in the kernel, 10 % in libc. A get is now one
+  read transaction: the credential generation (which confirms the token's kept credential),
+  the shipment's representation and its documents are read in one snapshot. Before, each was a
+  transaction of its own, ~18 %, ~9 % and ~6.5 % of the samples, nearly all of it the
+  transaction's start and end: SQLite takes the WAL index's read lock under one mutex all the
+  process's connections share, and the first reader in (or the last out) takes or drops it
+  with `fcntl` on the `-shm` file while holding that mutex, so the two workers queue on it.
+  The one transaction left still costs 15 % (futex waits and wakes 10 %): it is what keeps a
+  reader's snapshot safe from the checkpoint and from other processes. The rest is the
+  per-request cost of the HTTP stack and loopback TCP that `/health` pays as well (`writev`
+  25 %, hyper and poem's layers), the answer merged from the representation 6.5 % (serde_json
+  skipping over the stored members), and the rows' reads 7 %. The ratio moves with
+  `/health`'s own figure between runs (`/health` measured 62k to 103k/s on this machine the
+  same afternoon).
 - **list 20 + total**: scanning the twenty representations to skip the members a list item
   does not show (parties, parcels) is ~21 %; copies ~6 %; SQLite ~6 %. A column holding the
   list item's members (~300 bytes a row) would let a list copy them without a scan.
@@ -427,10 +431,20 @@ shares of all samples unless said:
     shipment in `dbstat`); each create writes a page into the log and the checkpoint writes it
     again into the file (8.4 `pwrite` calls a create, two per WAL frame). An 8 kB page would
     hold three such rows but double every index page a batch dirties; not measured yet.
-  - What is left in Shipbase's own code is the operation's 10 % (checks a body must pass,
-    the representation and the answer) and the generation read that keeps revocation
-    immediate across processes; the rest is the HTTP stack, serde_json, SQLite's B-tree and
-    WAL work, and the kernel.
+  - After the eighth part (11,958/s under perf, 4,919 samples): workers 47 %, writer 47 %,
+    checkpoint thread 6 %. Shipbase's own code, counted with everything it calls: the create
+    handler 11.3 % (the body's one-pass decoding into the write type 5.6 %, most of it
+    serde_json's; building the shipment and its representation 3.4 %; the answer merged from
+    the representation 2.4 %), authentication 3.9 % (the generation read 2.8 %: creates keep
+    it, the readers' mutex is rarely contended here), and the write job's own Rust code in the
+    writer 5 % (the row's values, the terms, the counters; SQLite's own work there is 17.6 %,
+    the kernel's 14.2 %, libc's 8.9 %). About 20 % of the server's samples in all.
+  - Why the create target is out of reach of Shipbase's code: the server ran ~1.43 of the 2
+    cores and wrk the rest, so a create costs ~2.0/rate core-seconds of which Shipbase's code
+    is ~0.29/rate. If it cost nothing, the rate could rise by at most 2.0/1.71 ≈ 1.17×, which
+    takes the create row's ratio to this table's figure × 1.17. What remains is the HTTP stack
+    (hyper, poem, tokio; `writev` alone 7.8 %), serde_json, SQLite's B-tree, WAL and commit
+    work, and the kernel's page cache and fsync.
 - **create at half the peak rate**: met in this table's run (p99 5.66 ms at 5,408/s asked). On
   the morning's machine (another disk; the run of 09:38 had 61.65 ms) the tail was the
   commit's file-system work, not a queue in Shipbase's code. `benches/sync_tail.py` (perf's fsync/fdatasync tracepoints) over three 10 s runs at

@@ -88,7 +88,7 @@ pub fn with<T>(file: &Arc<File>, f: impl FnOnce(&Connection) -> Result<T>) -> Re
 /// Runs `f` inside one read transaction on `conn`: its statements all read one snapshot, and the
 /// log's read lock is taken and given back once instead of once per statement (each round of it
 /// locks the log index's mutex, shared by every connection of the process, and often an
-/// `fcntl`: ~6 % of a GET's samples per statement, `benches/profile_row.py get`).
+/// `fcntl`: 6 to 18 % of a GET's samples per transaction, `benches/profile_row.py get`).
 pub fn in_one_snapshot<T>(
     conn: &Connection,
     f: impl FnOnce(&Connection) -> Result<T>,
@@ -96,15 +96,15 @@ pub fn in_one_snapshot<T>(
     /// Ends the transaction however `f` ends (an error or a panic included), so that no later
     /// read on this thread's connection reads an old snapshot or holds the log back.
     struct End<'c>(&'c Connection);
-    // A pooled connection may come back with one (see `End`).
-    end(conn)?;
     impl Drop for End<'_> {
         fn drop(&mut self) {
             if let Err(e) = end(self.0) {
-                tracing::warn!(error = %e, "a read transaction did not end; the next point read ends it");
+                tracing::warn!(error = %e, "a read transaction did not end; the next read ends it");
             }
         }
     }
+    // A connection may come back still in one (see `End`).
+    end(conn)?;
     conn.prepare_cached("BEGIN")?.execute(())?;
     let _end = End(conn);
     f(conn)

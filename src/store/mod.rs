@@ -230,14 +230,7 @@ impl Db {
     /// On PostgreSQL the read is a round trip to the server, made without holding up the
     /// worker's other tasks (`pg::blocking`).
     pub fn point<T: Send>(&self, f: impl FnOnce(&Reader) -> Result<T> + Send) -> Result<T> {
-        match &self.reads {
-            Reads::Sqlite { file, .. } => point::with(file, |conn| {
-                f(&Reader {
-                    conn: sql::Conn::Lite(conn),
-                })
-            }),
-            Reads::Postgres(pg) => pg::blocking(|| pg.read(f)),
-        }
+        self.point_in(false, f)
     }
 
     /// `point`, with every statement of `f` reading one snapshot of the SQLite file (one read
@@ -248,9 +241,17 @@ impl Db {
         &self,
         f: impl FnOnce(&Reader) -> Result<T> + Send,
     ) -> Result<T> {
+        self.point_in(true, f)
+    }
+
+    fn point_in<T: Send>(
+        &self,
+        snapshot: bool,
+        f: impl FnOnce(&Reader) -> Result<T> + Send,
+    ) -> Result<T> {
         match &self.reads {
             Reads::Sqlite { file, .. } => point::with(file, |conn| {
-                point::in_one_snapshot(conn, |conn| {
+                point::run(conn, snapshot, |conn| {
                     f(&Reader {
                         conn: sql::Conn::Lite(conn),
                     })
@@ -282,17 +283,11 @@ impl Db {
                 let pool = readers.clone();
                 crate::blocking::run(move || {
                     let conn = pool.get()?;
-                    let run = |conn: &Connection| {
+                    point::run(&conn, snapshot, |conn| {
                         f(&Reader {
                             conn: sql::Conn::Lite(conn),
                         })
-                    };
-                    if snapshot {
-                        point::in_one_snapshot(&conn, run)
-                    } else {
-                        point::end(&conn)?;
-                        run(&conn)
-                    }
+                    })
                 })
                 .await
             }

@@ -78,23 +78,23 @@ pub fn with<T>(file: &Arc<File>, f: impl FnOnce(&Connection) -> Result<T>) -> Re
                 connections.len() - 1
             }
         };
-        let conn = &connections[index].1;
-        // A transaction an earlier read could not end (`in_one_snapshot`) is ended first.
-        end(conn)?;
-        f(conn)
+        f(&connections[index].1)
     })
 }
 
-/// Runs `f` inside one read transaction on `conn`: its statements all read one snapshot, and the
-/// log's read lock is taken and given back once instead of once per statement (each round of it
-/// locks the log index's mutex, shared by every connection of the process, and often an
-/// `fcntl`: 6 to 18 % of a GET's samples per transaction, `benches/profile_row.py get`).
-pub fn in_one_snapshot<T>(
+/// Runs `f` on `conn` (a point reader or a pooled one), inside one read transaction when
+/// `snapshot`: its statements then all read one snapshot, and the log's read lock is taken and
+/// given back once instead of once per statement (each round of it locks the log index's mutex,
+/// shared by every connection of the process, and often an `fcntl`: 6 to 18 % of a GET's
+/// samples per transaction, `benches/profile_row.py get`). A transaction an earlier read could
+/// not end is ended first.
+pub fn run<T>(
     conn: &Connection,
+    snapshot: bool,
     f: impl FnOnce(&Connection) -> Result<T>,
 ) -> Result<T> {
     /// Ends the transaction however `f` ends (an error or a panic included), so that no later
-    /// read on this thread's connection reads an old snapshot or holds the log back.
+    /// read on this connection reads an old snapshot or holds the log back.
     struct End<'c>(&'c Connection);
     impl Drop for End<'_> {
         fn drop(&mut self) {
@@ -103,15 +103,17 @@ pub fn in_one_snapshot<T>(
             }
         }
     }
-    // A connection may come back still in one (see `End`).
     end(conn)?;
+    if !snapshot {
+        return f(conn);
+    }
     conn.prepare_cached("BEGIN")?.execute(())?;
     let _end = End(conn);
     f(conn)
 }
 
 /// Ends the read transaction `conn` is in, if any.
-pub fn end(conn: &Connection) -> rusqlite::Result<()> {
+fn end(conn: &Connection) -> rusqlite::Result<()> {
     if !conn.is_autocommit() {
         conn.prepare_cached("COMMIT")?.execute(())?;
     }
@@ -183,7 +185,7 @@ mod tests {
             conn.query_row("SELECT count(*) FROM t", (), |r| r.get(0))
                 .unwrap_or_else(|e| panic!("{e}"))
         };
-        let seen = super::in_one_snapshot(&reader, |conn| {
+        let seen = super::run(&reader, true, |conn| {
             let first = count(conn);
             writer
                 .execute("INSERT INTO t VALUES (2)", ())
@@ -193,7 +195,7 @@ mod tests {
         assert_eq!(seen.ok(), Some((1, 1)));
         assert!(reader.is_autocommit());
         assert_eq!(count(&reader), 2);
-        let failed: crate::error::Result<()> = super::in_one_snapshot(&reader, |conn| {
+        let failed: crate::error::Result<()> = super::run(&reader, true, |conn| {
             count(conn);
             Err(crate::error::Error::NotFound)
         });

@@ -12,7 +12,8 @@ one of the shipments the create row made, with the sandbox carrier). Alternating
 a drift of this shared machine's speed from favouring one; the table gives each row's median
 over the rounds and the ratio after/before, in requests per second and in the server's CPU time
 per request (user + system, from /proc; steadier than the rate on a noisy machine, since wrk's
-share of the cores does not enter it). Traffic goes only to 127.0.0.1.
+share of the cores does not enter it). AB_ROWS=create,get (say) measures only those rows and
+`/health`. Traffic goes only to 127.0.0.1.
 """
 
 import os
@@ -31,6 +32,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (reads BIN and SECONDS_PER_RUN when imported)
 
 ROWS = ("health", "create", "get", "list", "workbench", "book")
+if os.environ.get("AB_ROWS"):
+    ROWS = ("health",) + tuple(r for r in os.environ["AB_ROWS"].split(",") if r != "health")
 
 
 def cpu_seconds(pid):
@@ -64,15 +67,20 @@ def measure(binary):
         listed, list_token = run.new_org("listed")
         run.cli("dev", "seed", "--org", listed, "--shipments", "10000")
         listing = run.lua("list.lua", list_token)
-        rows = {
-            "health": timed(server, f"{server.base}/health", get),
-            "create": timed(server, shipments, post),
-            "get": timed(server, f"{shipments}/{one}", get),
-            "list": timed(server, f"{server.base}/orgs/{listed}/shipments", listing),
-        }
-        cookie = run.signed_in(server, "listed@example.com", "bench-password-1")
-        rows["workbench"] = timed(server, f"{server.base}/app/{listed}/shipments",
-                                  run.page_lua("workbench.lua", cookie))
+        rows = {"health": timed(server, f"{server.base}/health", get)}
+        # Book needs the shipments the create row made.
+        if "create" in ROWS or "book" in ROWS:
+            rows["create"] = timed(server, shipments, post)
+        if "get" in ROWS:
+            rows["get"] = timed(server, f"{shipments}/{one}", get)
+        if "list" in ROWS:
+            rows["list"] = timed(server, f"{server.base}/orgs/{listed}/shipments", listing)
+        if "workbench" in ROWS:
+            cookie = run.signed_in(server, "listed@example.com", "bench-password-1")
+            rows["workbench"] = timed(server, f"{server.base}/app/{listed}/shipments",
+                                      run.page_lua("workbench.lua", cookie))
+        if "book" not in ROWS:
+            return rows
         with sqlite3.connect(f"file:{run.DATA}/shipbase.db?mode=ro", uri=True) as db:
             pending = [r[0] for r in db.execute(
                 "SELECT id FROM shipments WHERE org_id = ? AND status = 'pending'", (org,))]

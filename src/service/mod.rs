@@ -204,18 +204,69 @@ impl Ctx {
         F: FnOnce(&store::Tx) -> Result<T> + Send + 'static,
         A: FnOnce(&T) -> serde_json::Value + Send + 'static,
     {
+        let end = self.completion(grant);
+        self.db
+            .write(move |tx| {
+                let value = f(tx)?;
+                end.complete(tx, || answer(&value))?;
+                Ok(value)
+            })
+            .await
+    }
+
+    /// `commit_as` of work that may run again on the same state to the same effect, which the
+    /// writer runs on its cheaper path (`Db::write_again`).
+    pub(crate) async fn commit_again_as<T, F, A>(
+        &self,
+        grant: impl Into<grant::Grant>,
+        f: F,
+        answer: A,
+    ) -> Result<T>
+    where
+        T: Send + 'static,
+        F: Fn(&store::Tx) -> Result<T> + Send + 'static,
+        A: Fn(&T) -> serde_json::Value + Send + 'static,
+    {
+        let end = self.completion(grant);
+        self.db
+            .write_again(move |tx| {
+                let value = f(tx)?;
+                end.complete(tx, || answer(&value))?;
+                Ok(value)
+            })
+            .await
+    }
+
+    /// What every commit writes after its work, for `grant` and the request's idempotency key.
+    fn completion(&self, grant: impl Into<grant::Grant>) -> Completion {
         let grant: grant::Grant = grant.into();
-        let slot = idempotency::current();
-        let vault = self.vault.clone();
         let status = grant.operation.status();
-        self.write(grant, move |tx| {
-            let value = f(tx)?;
-            if let Some(slot) = &slot {
-                idempotency::complete_in(tx, &vault, slot, status, &answer(&value))?;
-            }
-            Ok(value)
-        })
-        .await
+        Completion {
+            grant,
+            now: self.now(),
+            slot: idempotency::current(),
+            vault: self.vault.clone(),
+            status,
+        }
+    }
+}
+
+/// The end of a commit's unit of work: the answer stored for the request's idempotency key (when
+/// it has one), then the audit entry.
+struct Completion {
+    grant: grant::Grant,
+    now: String,
+    slot: Option<std::sync::Arc<idempotency::Slot>>,
+    vault: Vault,
+    status: u16,
+}
+
+impl Completion {
+    fn complete(&self, tx: &store::Tx, answer: impl FnOnce() -> serde_json::Value) -> Result<()> {
+        if let Some(slot) = &self.slot {
+            idempotency::complete_in(tx, &self.vault, slot, self.status, &answer())?;
+        }
+        self.grant.record(tx, &self.now)
     }
 }
 

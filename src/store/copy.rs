@@ -13,8 +13,8 @@ use crate::{
     },
 };
 
-/// Every table, parents before children. `shipment_counts` is not copied: the target's
-/// triggers keep it while the shipments go in, and its count is compared like the others'.
+/// Every table, parents before children. `shipment_counts` is not copied: it is counted anew
+/// from the target's shipments once they are in, and its count is compared like the others'.
 /// `credential_generation` is neither copied nor compared: each database moves its own.
 pub const TABLES: &[&str] = &[
     "orgs",
@@ -124,6 +124,11 @@ pub fn copy(from: &Location, to: &Location) -> Result<Vec<Copied>> {
         for table in TABLES.iter().filter(|t| **t != DERIVED && **t != OWN) {
             copy_table(src, dst, table)?;
         }
+        dst.execute_batch(
+            "INSERT INTO shipment_counts (org_id, status, n)
+             SELECT org_id, status, COUNT(*) FROM shipments WHERE true GROUP BY org_id, status
+             ON CONFLICT (org_id, status) DO UPDATE SET n = excluded.n",
+        )?;
         let mut copied = Vec::new();
         for table in TABLES.iter().filter(|t| **t != OWN) {
             let (a, b) = (count(src, table)?, count(dst, table)?);

@@ -309,6 +309,16 @@ impl Db {
         self.writer.write(f).await
     }
 
+    /// `write` of work that may run again on the same state to the same effect (it is `Fn`):
+    /// it shares a savepoint with its neighbours in the writer's batch, which is cheaper.
+    pub async fn write_again<T, F>(&self, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: Fn(&Tx) -> Result<T> + Send + 'static,
+    {
+        self.writer.write_again(f).await
+    }
+
     /// Copies what the write-ahead log holds into the SQLite file and empties the log (nothing on
     /// PostgreSQL, which keeps its own).
     pub async fn checkpoint(&self) -> Result<()> {

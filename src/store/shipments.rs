@@ -428,6 +428,13 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: String) -> Result<String> {
         s.body.carrier_settings.carrier_id,
         s.body.carrier_settings.product_id
     ])?;
+    // Counted here rather than by a trigger (V33): see the migration.
+    tx.conn
+        .prepare_cached(
+            "INSERT INTO shipment_counts (org_id, status, n) VALUES (?1, ?2, 1)
+             ON CONFLICT (org_id, status) DO UPDATE SET n = shipment_counts.n + 1",
+        )?
+        .execute(params![s.org_id, s.status])?;
     shipment_terms::index_new(tx, s)?;
     Ok(repr)
 }

@@ -1,6 +1,8 @@
 //! Creating a shipment with its defaults (ids, sender party, status, term of trade): the body checked, the shipment built and its
 //! representation written on the request's thread, then checked again and stored by the writer.
 
+use std::sync::Arc;
+
 use poem_openapi::types::ToJSON;
 
 use crate::{
@@ -80,7 +82,7 @@ async fn create_stored(
             read
         }
     };
-    let answer = |(shipment, _): &(ShipmentRecord, String)| {
+    let answer = |shipment: &ShipmentRecord| {
         Shipment {
             shipment: shipment.clone(),
             documents: Vec::new(),
@@ -90,26 +92,34 @@ async fn create_stored(
         .unwrap_or_default()
     };
     let grant = grant.on(&id);
-    match address {
-        Some(address) => {
-            let prepared = Prepared::new(id, new, &org_id, address, now);
-            let kept = ctx.clone();
-            ctx.commit_as(
-                grant,
-                move |tx| prepared.create_in(tx, &kept.senders),
-                answer,
-            )
-            .await
-        }
-        None => {
-            ctx.commit_as(
+    let Some(address) = address else {
+        return ctx
+            .commit_as(
                 grant,
                 move |tx| create_in(tx, &org_id, id, new, now),
-                answer,
+                move |(shipment, _): &(ShipmentRecord, String)| answer(shipment),
             )
-            .await
-        }
-    }
+            .await;
+    };
+    // The writer may run the create again, so it only reads what was prepared, and hands out
+    // the shipment only when it had to build it again; the writer lets go of its share
+    // before the answer comes.
+    let prepared = Arc::new(Prepared::new(id, new, &org_id, address, now));
+    let (job, told, kept) = (prepared.clone(), prepared.clone(), ctx.clone());
+    let rebuilt = ctx
+        .commit_again_as(
+            grant,
+            move |tx| job.create_in(tx, &kept.senders),
+            move |rebuilt: &Option<(ShipmentRecord, String)>| match rebuilt {
+                Some((shipment, _)) => answer(shipment),
+                None => answer(&told.shipment),
+            },
+        )
+        .await?;
+    Ok(rebuilt.unwrap_or_else(|| match Arc::try_unwrap(prepared) {
+        Ok(prepared) => (prepared.shipment, prepared.repr),
+        Err(shared) => (shared.shipment.clone(), shared.repr.clone()),
+    }))
 }
 
 /// A new shipment built, and its representation written, before its write.
@@ -137,8 +147,9 @@ impl Prepared {
 
     /// `create_in` for the shipment as built: its references are checked again, and a sender
     /// party taken from an address changed meanwhile is taken again (and the address kept in
-    /// `senders` forgotten).
-    fn create_in(mut self, tx: &Tx, senders: &Senders) -> Result<(ShipmentRecord, String)> {
+    /// `senders` forgotten): the shipment and its representation when built again. It changes
+    /// nothing of `self`, so that the writer may run it again.
+    fn create_in(&self, tx: &Tx, senders: &Senders) -> Result<Option<(ShipmentRecord, String)>> {
         let s = &self.shipment;
         let new_refs = References {
             sender_address_id: &s.sender_address_id,
@@ -151,23 +162,29 @@ impl Prepared {
             senders.forget(&self.address.id);
         }
         errors.finish()?;
-        self.rebase(&address.ok_or_else(no_sender_address)?);
-        let s = &self.shipment;
-        if let Some(order_id) = &s.order_id {
-            open_order(tx, &s.org_id, order_id)?;
+        let rebuilt = self.rebased(&address.ok_or_else(no_sender_address)?);
+        let (shipment, repr) = match &rebuilt {
+            Some((shipment, repr)) => (shipment, repr),
+            None => (&self.shipment, &self.repr),
+        };
+        if let Some(order_id) = &shipment.order_id {
+            open_order(tx, &shipment.org_id, order_id)?;
         }
-        save(tx, s, Change::Created(Some(&self.repr)), &[])?;
-        Ok((self.shipment, self.repr))
+        save(tx, shipment, Change::Created(Some(repr)), &[])?;
+        Ok(rebuilt)
     }
 
-    /// Takes the sender party again from `current`, the sender address as the write reads it,
-    /// when the shipment took it from the address and the address changed since.
-    fn rebase(&mut self, current: &SenderAddress) {
-        if self.sender_from_address && *current != self.address {
-            self.shipment.body.parties[0] = sender_party(current);
-            self.repr = shipment::wire::repr(&self.shipment);
-            self.address = current.clone();
+    /// The shipment and its representation with the sender party taken again from `current`,
+    /// the sender address as the write reads it, when the shipment took it from the address and
+    /// the address changed since.
+    fn rebased(&self, current: &SenderAddress) -> Option<(ShipmentRecord, String)> {
+        if !self.sender_from_address || *current == self.address {
+            return None;
         }
+        let mut shipment = self.shipment.clone();
+        shipment.body.parties[0] = sender_party(current);
+        let repr = shipment::wire::repr(&shipment);
+        Some((shipment, repr))
     }
 }
 
@@ -403,7 +420,7 @@ mod tests {
         let mut after = before.clone();
         after.fields.name = "Renamed".into();
         after.updated_at = "later".into();
-        let mut prepared = Prepared::new(
+        let prepared = Prepared::new(
             "shp_1".into(),
             body(json!([receiver()])),
             "org_1",
@@ -411,12 +428,13 @@ mod tests {
             "now".into(),
         );
         assert_eq!(prepared.shipment.body.parties[0], sender_party(&before));
-        prepared.rebase(&before);
+        assert!(prepared.rebased(&before).is_none());
+        let (shipment, repr) = prepared.rebased(&after).expect("taken again");
+        assert_eq!(shipment.body.parties[0].name, "Renamed");
+        assert_eq!(shipment.body.parties[1].name, "Jane");
+        assert_eq!(repr, shipment::wire::repr(&shipment));
+        // What was prepared is left as it was, for the writer to run the create again.
         assert_eq!(prepared.shipment.body.parties[0], sender_party(&before));
-        prepared.rebase(&after);
-        assert_eq!(prepared.shipment.body.parties[0].name, "Renamed");
-        assert_eq!(prepared.shipment.body.parties[1].name, "Jane");
-        assert_eq!(prepared.repr, shipment::wire::repr(&prepared.shipment));
     }
 
     #[test]
@@ -426,16 +444,14 @@ mod tests {
         after.fields.name = "Renamed".into();
         let sender = json!({"type": "sender", "name": "Own", "address1": "Side Street 2",
                             "postalCode": "1000", "city": "Copenhagen", "countryCode": "DK"});
-        let mut prepared = Prepared::new(
+        let prepared = Prepared::new(
             "shp_1".into(),
             body(json!([sender, receiver()])),
             "org_1",
             before,
             "now".into(),
         );
-        let repr = prepared.repr.clone();
-        prepared.rebase(&after);
+        assert!(prepared.rebased(&after).is_none());
         assert_eq!(prepared.shipment.body.parties[0].name, "Own");
-        assert_eq!(prepared.repr, repr);
     }
 }

@@ -382,7 +382,7 @@ def main():
 
 # Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
 # graphs of the release binary); re-profile after a change and rewrite this text.
-PROFILE = """## Where the time goes (profiles after issue 30's eighth part)
+PROFILE = """## Where the time goes (profiles after issue 30's ninth part)
 
 `benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
 release server while wrk drives one row (2026-11-27; the workbench and the half-rate row
@@ -439,6 +439,16 @@ eighth, on the machine of this table's run), shares of all samples unless said:
     it, the readers' mutex is rarely contended here), and the write job's own Rust code in the
     writer 5 % (the row's values, the terms, the counters; SQLite's own work there is 17.6 %,
     the kernel's 14.2 %, libc's 8.9 %). About 20 % of the server's samples in all.
+  - After the ninth part (11,020/s under perf, 2026-11-28 evening; `/health` was ~70k/s then):
+    the batch's creates run without a savepoint each, and the shipment's `INSERT` without the
+    count trigger and its statement journal. SQLite's sub-journal (6 % of the samples before:
+    every page a job touched copied once for its savepoint and again for the statement) is
+    gone; the writer's thread fell from 46 % to 40 % of the server's samples, libc in it from
+    10.8 % to 5.7 %. In the writer now: the row's insert with its seven index B-trees 15.2 %,
+    the search terms 5.8 %, the audit entry 2.5 %, writing the WAL frames 13.2 % and fsync
+    5.9 %; its own Rust code ~5 %. In the workers: the create handler 12.2 % (decoding 6.5 %,
+    building the shipment and its representation 3.3 %, the answer merged 2.1 %) and
+    authentication 4.9 % (the generation read 3.4 %).
   - Why the create target is out of reach of Shipbase's code: the server ran ~1.43 of the 2
     cores and wrk the rest, so a create costs ~2.0/rate core-seconds of which Shipbase's code
     is ~0.29/rate. If it cost nothing, the rate could rise by at most 2.0/1.71 ≈ 1.17×, which

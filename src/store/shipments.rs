@@ -369,7 +369,8 @@ fn select<T>(
         // One broad word and nothing else: counted from the terms' index alone.
         shipment_terms::broad_total(db, org_id, whole, &ranges[0])?
     } else if filter.counted() {
-        // The organization (and status) alone: the counts the triggers keep (V9).
+        // The organization (and status) alone: the kept counts (V9; new shipments counted by
+        // their insert since V33).
         db.conn
             .prepare_cached(
                 "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM shipment_counts

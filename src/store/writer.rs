@@ -380,8 +380,8 @@ mod tests {
         .unwrap_or(-1)
     }
 
-    #[tokio::test]
-    async fn a_woken_webhook_reaches_the_delivery_worker_only_when_its_job_commits() {
+    /// A writer on a database without tables, and the outbox it tells of queued deliveries.
+    fn writer_with_outbox() -> (Writer, Arc<Outbox>, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let conn =
             rusqlite::Connection::open(dir.path().join("w.db")).unwrap_or_else(|e| panic!("{e}"));
@@ -394,6 +394,12 @@ mod tests {
             outbox.clone(),
         )
         .unwrap_or_else(|e| panic!("{e}"));
+        (w, outbox, dir)
+    }
+
+    #[tokio::test]
+    async fn a_woken_webhook_reaches_the_delivery_worker_only_when_its_job_commits() {
+        let (w, outbox, _dir) = writer_with_outbox();
         w.write(|tx| {
             tx.wake_deliveries("whk_1");
             Ok(())
@@ -516,18 +522,7 @@ mod tests {
 
     #[tokio::test]
     async fn jobs_run_again_wake_only_the_webhooks_of_jobs_that_commit() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let conn =
-            rusqlite::Connection::open(dir.path().join("w.db")).unwrap_or_else(|e| panic!("{e}"));
-        let outbox = Arc::new(Outbox::default());
-        let hook: BeforeCommit = std::sync::Arc::new(|_| Ok(()));
-        let w = Writer::start(
-            WriteConn::Sqlite(conn),
-            Plans::default(),
-            hook,
-            outbox.clone(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let (w, outbox, _dir) = writer_with_outbox();
         let (release, hold) = held(&w).await;
         let mut handles = Vec::new();
         for (webhook, fails) in [("whk_1", false), ("whk_2", true)] {

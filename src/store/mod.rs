@@ -110,7 +110,7 @@ impl Outbox {
 }
 
 /// A write job's unit of work (`tx.rs` has what it does): the connection, the plans, and the
-/// side effects it collects for the writer to turn into rows before the job's savepoint ends.
+/// side effects it collects for the writer to turn into rows before the job ends.
 pub struct Tx<'c> {
     reader: Reader<'c>,
     plans: &'c Plans,
@@ -146,7 +146,7 @@ pub struct Options<'a> {
     pub read_connections: u32,
     /// The configured plans, which a `Tx` looks an organization's limits up in.
     pub plans: Plans,
-    /// Runs at the end of every write job, before its savepoint is released.
+    /// Runs at the end of every write job, inside its unit of work.
     pub before_commit: BeforeCommit,
 }
 
@@ -310,7 +310,7 @@ impl Db {
     }
 
     /// `write` of work that may run again on the same state to the same effect (it is `Fn`):
-    /// it shares a savepoint with its neighbours in the writer's batch, which is cheaper.
+    /// at the head of the writer's batch it runs without a savepoint of its own, which is cheaper.
     pub async fn write_again<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,

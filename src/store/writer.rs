@@ -10,7 +10,7 @@
 //! `write_again`) at the head of a batch: it runs bare, and when one such job fails, the
 //! transaction is rolled back and begun again and they run again, each in its own savepoint. A
 //! savepoint makes SQLite copy every page a job first touches into its sub-journal: a seventh of
-//! a create's cost. (One savepoint around the whole run costs as much: every statement that may
+//! a create's cost. (One savepoint around the whole run cost more: every statement that may
 //! abort opens a savepoint of its own, and under an open one their sub-journal is never emptied.)
 
 use std::{
@@ -204,8 +204,7 @@ impl Writer {
     }
 
     /// `write` of work that may run again on the same state to the same effect, so that it
-    /// can share a savepoint with its neighbours in the batch (the cheaper path for the hot
-    /// creates).
+    /// can run bare at the head of a batch (the cheaper path for the hot creates).
     pub async fn write_again<T, F>(&self, f: F) -> Result<T>
     where
         T: Send + 'static,
@@ -270,24 +269,20 @@ fn in_savepoint<T>(unit: &Unit, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
 /// job runs in a savepoint of its own. An error says the transaction could not begin again:
 /// nothing of the batch is left to commit.
 fn run_batch(unit: &mut Unit, jobs: &mut [Box<dyn Job>]) -> std::result::Result<(), String> {
-    let mut bare = 0;
-    while bare < jobs.len() && jobs[bare].again() {
-        if jobs[bare].run(unit, false) {
-            bare += 1;
-            continue;
-        }
+    let bare = jobs.iter().take_while(|job| job.again()).count();
+    // `any` stops at the first that fails.
+    let failed = jobs[..bare].iter_mut().any(|job| !job.run(unit, false));
+    let own_from = if failed {
         let _ = unit.conn.conn().execute_batch("ROLLBACK");
         unit.queued.borrow_mut().clear();
         unit.conn
             .begin()
             .map_err(|err| format!("cannot start a write transaction again: {err}"))?;
-        bare += 1;
-        for job in &mut jobs[..bare] {
-            job.run(unit, true);
-        }
-        break;
-    }
-    for job in &mut jobs[bare..] {
+        0
+    } else {
+        bare
+    };
+    for job in &mut jobs[own_from..] {
         job.run(unit, true);
     }
     Ok(())

@@ -24,6 +24,7 @@ mod health;
 mod helpers;
 mod idempotency;
 mod isolation;
+mod kept_tokens;
 mod labels;
 mod limits;
 mod mail;

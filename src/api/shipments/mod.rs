@@ -53,7 +53,7 @@ impl ShipmentsApi {
     async fn create(
         &self,
         ctx: Data<&Ctx>,
-        auth: BearerAuth,
+        auth: BearerPending,
         #[oai(name = "orgId")] org_id: Path<String>,
         body: JsonBody<ShipmentIn>,
     ) -> ApiResult<CreatedRaw<Shipment>> {

@@ -17,13 +17,28 @@ use crate::model::{
     status::{ShipmentStatus, TrackingStatus},
 };
 
+/// Where the members a representation leaves out of a new shipment's answer go: the offsets of
+/// the `,` before the `"id"` member (`documents` goes there) and before the `"status"` member
+/// (`shippingRule` and `shippingRuleId`).
+#[derive(Clone, Copy, Debug)]
+pub struct Gaps {
+    pub(super) id: usize,
+    pub(super) status: usize,
+}
+
 /// The representation of `s`: its public JSON but `shippingRuleId` (`wire::repr`).
 pub(super) fn write(s: &ShipmentRecord) -> String {
+    write_marked(s).0
+}
+
+/// `write`, with where the members it leaves out go.
+pub(super) fn write_marked(s: &ShipmentRecord) -> (String, Gaps) {
     let mut out = Vec::with_capacity(2048);
     let b = &s.body;
     let mut o = Object::open(&mut out);
     o.member("carrierSettings", &b.carrier_settings);
     o.member("createdAt", &s.created_at);
+    let id = o.out.len();
     o.member("id", &s.id);
     o.member("language", &b.language);
     o.member("orderId", &s.order_id);
@@ -35,6 +50,7 @@ pub(super) fn write(s: &ShipmentRecord) -> String {
     o.member("returnOf", &s.return_of);
     o.member("senderAddressId", &s.sender_address_id);
     o.member("servicePointId", &b.service_point_id);
+    let status = o.out.len();
     o.member("status", &s.status);
     o.member("termOfTrade", &s.term_of_trade);
     o.member("tracking", &b.tracking);
@@ -43,7 +59,8 @@ pub(super) fn write(s: &ShipmentRecord) -> String {
     o.member("updatedAt", &s.updated_at);
     o.close();
     // Only strings and JSON's own punctuation were written: UTF-8 throughout.
-    String::from_utf8(out).unwrap_or_default()
+    let text = String::from_utf8(out).unwrap_or_default();
+    (text, Gaps { id, status })
 }
 
 /// Something written as JSON as poem-openapi writes it.

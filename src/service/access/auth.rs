@@ -12,9 +12,11 @@ use crate::{
         Ctx,
         access::{
             actor::{Actor, Principal},
+            grant::Grant,
             rate_limit::Quota,
             secret,
         },
+        operations::Operation,
     },
     store,
 };
@@ -59,6 +61,7 @@ pub async fn authenticate(ctx: &Ctx, credential: &str) -> Result<Actor> {
 /// one read transaction instead of two (each one locks the log index's shared memory: ~20 % of
 /// a get's samples apiece, `benches/profile_row.py get`). Only `confirm` hands out the `Actor`,
 /// so nothing can act on an unconfirmed credential.
+#[derive(Clone)]
 pub struct Pending {
     actor: Actor,
     /// The token's hash and the generation its credential was kept at; None once confirmed
@@ -95,6 +98,59 @@ impl Pending {
         let found = credential_at(ctx, db, hash, generation)?.ok_or(Error::Unauthenticated)?;
         let quota = self.actor.quota;
         admitted(ctx, &found, hash, |_| Ok(quota)).map(Cow::Owned)
+    }
+
+    /// Leave for `operation` on `org_id`, for a write that confirms the credential in its own
+    /// transaction (`confirm_for`): the kept actor's, or, when the kept actor is refused, the
+    /// confirmed one's, so that a refusal is never answered from what was kept.
+    pub fn authorize(
+        &self,
+        ctx: &Ctx,
+        org_id: &str,
+        operation: &'static Operation,
+    ) -> Result<Grant> {
+        match self.actor.authorize(org_id, operation) {
+            Ok(authorized) => Ok(authorized.into()),
+            Err(refused) if self.unconfirmed.is_none() => Err(refused),
+            Err(_) => {
+                let actor = ctx
+                    .db
+                    .point(|db| self.confirm(ctx, db).map(Cow::into_owned))?;
+                actor.authorize(org_id, operation).map(Grant::from)
+            }
+        }
+    }
+
+    /// What is left to confirm, for the transaction that does (`confirm_for`): None when the
+    /// credential was read with its number already.
+    pub fn to_confirm(&self) -> Option<Pending> {
+        self.unconfirmed.as_ref().map(|_| self.clone())
+    }
+
+    /// `confirm` in a write's transaction, with the confirmed actor's leave for `operation` on
+    /// `org_id` checked again: the write goes on only if the credential still allows it.
+    pub fn confirm_for(
+        &self,
+        ctx: &Ctx,
+        db: &store::Reader,
+        org_id: &str,
+        operation: &'static Operation,
+    ) -> Result<()> {
+        self.confirm(ctx, db)?
+            .authorize(org_id, operation)
+            .map(drop)
+    }
+
+    /// `refused`, the answer to what the request sent, once the credential is confirmed; the
+    /// credential's own refusal when it no longer authenticates.
+    pub fn refusal(&self, ctx: &Ctx, refused: Error) -> Error {
+        if self.unconfirmed.is_none() {
+            return refused;
+        }
+        match ctx.db.point(|db| self.confirm(ctx, db).map(drop)) {
+            Ok(()) => refused,
+            Err(err) => err,
+        }
     }
 }
 

@@ -10,11 +10,16 @@ use crate::{
     model::{
         ids,
         sender_address::SenderAddress,
-        shipment::{self, Party, Shipment, ShipmentBody, ShipmentIn, ShipmentRecord},
+        shipment::{
+            self, Party, Shipment, ShipmentBody, ShipmentIn, ShipmentRecord, wire::NewRepr,
+        },
         status::ShipmentStatus,
         validate::Violations,
     },
-    service::{Actor, Ctx, Input, carriers, input::whole, operations as ops, sender_addresses},
+    service::{
+        Actor, Ctx, Input, access::auth::Pending, carriers, input::whole, operations as ops,
+        sender_addresses,
+    },
     store::{self, Reader, Tx},
 };
 
@@ -26,7 +31,8 @@ pub async fn create(
     org_id: &str,
     input: Input<ShipmentIn>,
 ) -> Result<Shipment> {
-    let (shipment, _) = create_stored(ctx, actor, org_id, input).await?;
+    let caller = Pending::confirmed(actor.clone());
+    let (shipment, _) = create_stored(ctx, &caller, org_id, input).await?;
     Ok(Shipment {
         shipment,
         documents: Vec::new(),
@@ -34,17 +40,18 @@ pub async fn create(
     })
 }
 
-/// `create`'s answer, as JSON: written from the representation the write stored.
+/// `create`'s answer, as JSON: written from the representation the write stored. A kept API
+/// token's credential is confirmed in the write's transaction (`Pending`), or before any
+/// refusal.
 pub async fn create_json(
     ctx: &Ctx,
-    actor: &Actor,
+    caller: &Pending,
     org_id: &str,
     input: Input<ShipmentIn>,
 ) -> Result<Vec<u8>> {
-    let (_, repr) = create_stored(ctx, actor, org_id, input).await?;
-    let mut out = Vec::with_capacity(repr.len() + 64);
-    shipment::wire::full(&repr, None, &[], None, &mut out)
-        .map_err(|e| crate::model::wire::broken("shipment", e))?;
+    let (_, repr) = create_stored(ctx, caller, org_id, input).await?;
+    let mut out = Vec::new();
+    repr.answer(&mut out);
     Ok(out)
 }
 
@@ -52,11 +59,11 @@ pub async fn create_json(
 /// no rule).
 async fn create_stored(
     ctx: &Ctx,
-    actor: &Actor,
+    caller: &Pending,
     org_id: &str,
     input: Input<ShipmentIn>,
-) -> Result<(ShipmentRecord, String)> {
-    let grant = actor.authorize(org_id, &ops::CREATE_SHIPMENT)?;
+) -> Result<(ShipmentRecord, NewRepr)> {
+    let grant = caller.authorize(ctx, org_id, &ops::CREATE_SHIPMENT)?;
     let org = org_id.to_string();
     let check = |new: &ShipmentIn, errors: &mut Violations| {
         new.check(errors);
@@ -65,7 +72,8 @@ async fn create_stored(
     let new = whole::checked(ctx, input, check, move |db, new, errors| {
         references(db, &org, new, errors).map(drop)
     })
-    .await?;
+    .await
+    .map_err(|refused| caller.refusal(ctx, refused))?;
     let (org_id, now, id) = (org_id.to_string(), ctx.now(), ids::new(ids::SHIPMENT));
     // Built and written out here, from the sender address as this process last read it
     // (`Senders`), so that the writer's one thread only checks and stores; the write takes the
@@ -92,14 +100,26 @@ async fn create_stored(
         .unwrap_or_default()
     };
     let grant = grant.on(&id);
+    // The credential, when kept, is confirmed first thing in the write's transaction.
+    let (confirm, kept) = (caller.to_confirm(), ctx.clone());
+    let confirmed = move |tx: &Tx, org_id: &str| match &confirm {
+        Some(caller) => caller.confirm_for(&kept, tx, org_id, &ops::CREATE_SHIPMENT),
+        None => Ok(()),
+    };
     let Some(address) = address else {
-        return ctx
+        let (shipment, _) = ctx
             .commit_as(
                 grant,
-                move |tx| create_in(tx, &org_id, id, new, now),
+                move |tx| {
+                    confirmed(tx, &org_id)?;
+                    create_in(tx, &org_id, id, new, now)
+                },
                 move |(shipment, _): &(ShipmentRecord, String)| answer(shipment),
             )
-            .await;
+            .await?;
+        // Rare: the first create from an address this process has not kept yet.
+        let repr = NewRepr::of(&shipment);
+        return Ok((shipment, repr));
     };
     // The writer may run the create again, so it only reads what was prepared, and hands out
     // the shipment only when it had to build it again; the writer lets go of its share
@@ -109,8 +129,11 @@ async fn create_stored(
     let rebuilt = ctx
         .commit_again_as(
             grant,
-            move |tx| job.create_in(tx, &kept.senders),
-            move |rebuilt: &Option<(ShipmentRecord, String)>| match rebuilt {
+            move |tx| {
+                confirmed(tx, &job.shipment.org_id)?;
+                job.create_in(tx, &kept.senders)
+            },
+            move |rebuilt: &Option<(ShipmentRecord, NewRepr)>| match rebuilt {
                 Some((shipment, _)) => answer(shipment),
                 None => answer(&told.shipment),
             },
@@ -125,7 +148,7 @@ async fn create_stored(
 /// A new shipment built, and its representation written, before its write.
 struct Prepared {
     shipment: ShipmentRecord,
-    repr: String,
+    repr: NewRepr,
     /// The sender address it was built from.
     address: SenderAddress,
     /// Whether its sender party is the address's (the body named none).
@@ -136,7 +159,7 @@ impl Prepared {
     fn new(id: String, new: ShipmentIn, org_id: &str, address: SenderAddress, now: String) -> Self {
         let sender_from_address = !new.parties.iter().any(|p| p.kind == "sender");
         let shipment = build(id, new, org_id, &address, now);
-        let repr = shipment::wire::repr(&shipment);
+        let repr = NewRepr::of(&shipment);
         Prepared {
             shipment,
             repr,
@@ -149,7 +172,7 @@ impl Prepared {
     /// party taken from an address changed meanwhile is taken again (and the address kept in
     /// `senders` forgotten): the shipment and its representation when built again. It changes
     /// nothing of `self`, so that the writer may run it again.
-    fn create_in(&self, tx: &Tx, senders: &Senders) -> Result<Option<(ShipmentRecord, String)>> {
+    fn create_in(&self, tx: &Tx, senders: &Senders) -> Result<Option<(ShipmentRecord, NewRepr)>> {
         let s = &self.shipment;
         let new_refs = References {
             sender_address_id: &s.sender_address_id,
@@ -170,20 +193,20 @@ impl Prepared {
         if let Some(order_id) = &shipment.order_id {
             open_order(tx, &shipment.org_id, order_id)?;
         }
-        save(tx, shipment, Change::Created(Some(repr)), &[])?;
+        save(tx, shipment, Change::Created(Some(&repr.text)), &[])?;
         Ok(rebuilt)
     }
 
     /// The shipment and its representation with the sender party taken again from `current`,
     /// the sender address as the write reads it, when the shipment took it from the address and
     /// the address changed since.
-    fn rebased(&self, current: &SenderAddress) -> Option<(ShipmentRecord, String)> {
+    fn rebased(&self, current: &SenderAddress) -> Option<(ShipmentRecord, NewRepr)> {
         if !self.sender_from_address || *current == self.address {
             return None;
         }
         let mut shipment = self.shipment.clone();
         shipment.body.parties[0] = sender_party(current);
-        let repr = shipment::wire::repr(&shipment);
+        let repr = NewRepr::of(&shipment);
         Some((shipment, repr))
     }
 }
@@ -432,7 +455,7 @@ mod tests {
         let (shipment, repr) = prepared.rebased(&after).expect("taken again");
         assert_eq!(shipment.body.parties[0].name, "Renamed");
         assert_eq!(shipment.body.parties[1].name, "Jane");
-        assert_eq!(repr, shipment::wire::repr(&shipment));
+        assert_eq!(repr.text, shipment::wire::repr(&shipment));
         // What was prepared is left as it was, for the writer to run the create again.
         assert_eq!(prepared.shipment.body.parties[0], sender_party(&before));
     }

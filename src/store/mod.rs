@@ -135,6 +135,12 @@ pub struct Reader<'c> {
     pub(in crate::store) conn: sql::Conn<'c>,
 }
 
+/// The page size of a new SQLite file, in bytes (a file keeps the size it was made with). With
+/// 8 KiB a page holds three of a typical shipment's rows (~2.3 kB) instead of one, so a batch of
+/// creates dirties, logs and checkpoints fewer pages (issue 30, tenth part, in
+/// docs/decisions.md).
+pub const PAGE_SIZE: u32 = 8192;
+
 /// How the database is opened.
 pub struct Options<'a> {
     /// The SQLite file (unless `url` is set).
@@ -173,6 +179,7 @@ impl Db {
             point::stable_plans(c)?;
             c.execute_batch(&format!(
                 "PRAGMA busy_timeout = 5000;
+                 PRAGMA page_size = {PAGE_SIZE};
                  PRAGMA journal_mode = WAL;
                  PRAGMA foreign_keys = ON;
                  PRAGMA synchronous = {sync};
@@ -372,9 +379,10 @@ pub(crate) fn applied(
 /// connection and the migrations applied.
 pub fn open_migrated(path: &Path) -> Result<(Connection, Vec<String>)> {
     let mut conn = Connection::open(path).map_err(|e| open_error(path, e))?;
-    conn.execute_batch(
-        "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;",
-    )
+    conn.execute_batch(&format!(
+        "PRAGMA busy_timeout = 5000; PRAGMA page_size = {PAGE_SIZE};
+         PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"
+    ))
     .map_err(|e| open_error(path, e))?;
     let applied = migrate(&mut conn)?;
     Ok((conn, applied))

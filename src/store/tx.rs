@@ -449,6 +449,26 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_new_database_has_pages_of_8_kib_whoever_makes_it() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let db = open(&dir, Arc::default());
+        let size = db
+            .read(|r| {
+                Ok(r.conn
+                    .query_row("PRAGMA page_size", (), |row| row.get::<_, u32>(0))?)
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(size, crate::store::PAGE_SIZE);
+        let (conn, _) = crate::store::open_migrated(&dir.path().join("cli.db"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let size: u32 = conn
+            .query_row("PRAGMA page_size", (), |row| row.get(0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(size, 8192);
+    }
+
+    #[tokio::test]
     async fn readers_cannot_write() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let db = open(&dir, Arc::default());

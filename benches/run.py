@@ -430,7 +430,8 @@ eighth, on the machine of this table's run), shares of all samples unless said:
     (~2.25 kB) is just over half of a 4 kB page and SQLite keeps one row a page (4,105 bytes a
     shipment in `dbstat`); each create writes a page into the log and the checkpoint writes it
     again into the file (8.4 `pwrite` calls a create, two per WAL frame). An 8 kB page would
-    hold three such rows but double every index page a batch dirties; not measured yet.
+    hold three such rows but double every index page a batch dirties; measured in the tenth
+    part (below), and kept.
   - After the eighth part (11,958/s under perf, 4,919 samples): workers 47 %, writer 47 %,
     checkpoint thread 6 %. Shipbase's own code, counted with everything it calls: the create
     handler 11.3 % (the body's one-pass decoding into the write type 5.6 %, most of it
@@ -461,6 +462,11 @@ eighth, on the machine of this table's run), shares of all samples unless said:
     13.5 %, fsync 5.9 %. In the workers: the body's one-pass decoding 7.1 % (serde_json's),
     building the shipment and its representation 3.3 %, and the HTTP stack (hyper, poem's
     layers, `writev` 9.2 %).
+  - Then new SQLite files got 8 KiB pages (the profile above is of 4 KiB ones): a page holds
+    three of the benchmark's shipment rows instead of one, so a batch of creates writes fewer
+    pages into the log and the checkpoint copies fewer back. `benches/ab.py`, 4 rounds × 5 s,
+    4 KiB → 8 KiB pages: create 11,635 → 12,645/s (1.09×), CPU 121.5 → 113.4 µs a request;
+    get 35,765 → 37,245/s (1.04×), CPU 37.1 → 35.3 µs; list unchanged.
   - Why the create target is out of reach of Shipbase's code: the server ran ~1.43 of the 2
     cores and wrk the rest, so a create costs ~2.0/rate core-seconds of which Shipbase's code
     is ~0.29/rate. If it cost nothing, the rate could rise by at most 2.0/1.71 ≈ 1.17×, which

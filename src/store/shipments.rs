@@ -50,9 +50,11 @@ pub fn get(db: &Reader, org_id: &str, id: &str) -> Result<Option<ShipmentRecord>
         .optional()?)
 }
 
-/// A shipment's stored representation and the rule id of its row.
+/// A shipment's stored representation, where the members it leaves out go (a row written
+/// before V34 has no such offsets), and the rule id of its row.
 pub struct Stored {
     pub repr: String,
+    pub gaps: Option<wire::Gaps>,
     pub shipping_rule_id: Option<String>,
 }
 
@@ -61,18 +63,26 @@ pub fn stored(db: &Reader, org_id: &str, id: &str) -> Result<Option<Stored>> {
     let row = db
         .conn
         .prepare_cached(
-            "SELECT repr, shipping_rule_id FROM shipments WHERE org_id = ?1 AND id = ?2",
+            "SELECT repr, shipping_rule_id, repr_id_at, repr_status_at FROM shipments
+             WHERE org_id = ?1 AND id = ?2",
         )?
         .query_row([org_id, id], |r| {
             Ok((
                 r.get::<_, Option<String>>(0)?,
                 r.get::<_, Option<String>>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+                r.get::<_, Option<i64>>(3)?,
             ))
         })
         .optional()?;
-    row.map(|(repr, shipping_rule_id)| {
+    row.map(|(repr, shipping_rule_id, id_at, status_at)| {
+        let gaps = match (&repr, id_at, status_at) {
+            (Some(_), Some(id_at), Some(status_at)) => wire::Gaps::at(id_at, status_at),
+            _ => None,
+        };
         Ok(Stored {
             repr: rendered(db, org_id, id, repr)?,
+            gaps,
             shipping_rule_id,
         })
     })
@@ -136,6 +146,7 @@ pub fn stored_of_order(db: &Reader, org_id: &str, order_id: &str) -> Result<Vec<
                 id,
                 Stored {
                     repr,
+                    gaps: None,
                     shipping_rule_id,
                 },
             ))
@@ -402,13 +413,14 @@ fn select<T>(
     })
 }
 
-/// Stores a new shipment with its representation (`shipment::wire::repr`), which it returns.
-pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: String) -> Result<String> {
+/// Stores a new shipment with its representation (`shipment::wire::Repr`).
+pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: &wire::Repr) -> Result<()> {
+    let (id_at, status_at) = repr.gaps.offsets();
     tx.conn.prepare_cached(
         "INSERT INTO shipments (id, org_id, reference, sender_address_id, type, status, term_of_trade, order_id,
                                 shipping_rule_id, return_of, body, repr, created_at, updated_at, split_from, splits_made,
-                                searchable, carrier_id, product_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, '', ?11, ?12, ?13, ?14, ?15, 1, ?16, ?17)",
+                                searchable, carrier_id, product_id, repr_id_at, repr_status_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, '', ?11, ?12, ?13, ?14, ?15, 1, ?16, ?17, ?18, ?19)",
     )?
     .execute(params![
         s.id,
@@ -421,13 +433,15 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: String) -> Result<String> {
         s.order_id,
         s.shipping_rule_id,
         s.return_of,
-        repr,
+        repr.text,
         s.created_at,
         s.updated_at,
         s.split_from,
         s.splits_made,
         s.body.carrier_settings.carrier_id,
-        s.body.carrier_settings.product_id
+        s.body.carrier_settings.product_id,
+        id_at,
+        status_at
     ])?;
     // Counted here rather than by a trigger (V33): see the migration.
     tx.conn
@@ -436,18 +450,19 @@ pub fn insert(tx: &Tx, s: &ShipmentRecord, repr: String) -> Result<String> {
              ON CONFLICT (org_id, status) DO UPDATE SET n = shipment_counts.n + 1",
         )?
         .execute(params![s.org_id, s.status])?;
-    shipment_terms::index_new(tx, s)?;
-    Ok(repr)
+    shipment_terms::index_new(tx, s)
 }
 
 /// Writes back every mutable column of a stored shipment and its representation (a row stored
 /// before V28 leaves `body` for it); `before` is the shipment as the unit of work read it.
-pub fn update(tx: &Tx, before: &ShipmentRecord, s: &ShipmentRecord) -> Result<String> {
-    let repr = wire::repr(s);
+pub fn update(tx: &Tx, before: &ShipmentRecord, s: &ShipmentRecord) -> Result<()> {
+    let repr = wire::Repr::of(s);
+    let (id_at, status_at) = repr.gaps.offsets();
     let n = tx.conn
         .prepare_cached(
             "UPDATE shipments SET reference = ?3, status = ?4, term_of_trade = ?5, order_id = ?6, shipping_rule_id = ?7,
-                repr = ?8, body = '', updated_at = ?9, splits_made = ?10, product_id = ?11
+                repr = ?8, body = '', updated_at = ?9, splits_made = ?10, product_id = ?11,
+                repr_id_at = ?12, repr_status_at = ?13
              WHERE org_id = ?1 AND id = ?2",
         )?
         .execute(params![
@@ -458,10 +473,12 @@ pub fn update(tx: &Tx, before: &ShipmentRecord, s: &ShipmentRecord) -> Result<St
             s.term_of_trade,
             s.order_id,
             s.shipping_rule_id,
-            repr,
+            repr.text,
             s.updated_at,
             s.splits_made,
-            s.body.carrier_settings.product_id
+            s.body.carrier_settings.product_id,
+            id_at,
+            status_at
         ])?;
     one_row(n, "shipments")?;
     // Written only when they change: SQLite rewrites the index entries of every column an
@@ -482,7 +499,7 @@ pub fn update(tx: &Tx, before: &ShipmentRecord, s: &ShipmentRecord) -> Result<St
     } else {
         shipment_terms::index(tx, before, s)?;
     }
-    Ok(repr)
+    Ok(())
 }
 
 /// Up to `limit` shipments stored before they had search terms (V20), for housekeeping to
@@ -514,11 +531,14 @@ pub fn unrendered(db: &Reader, limit: u32) -> Result<Vec<ShipmentRecord>> {
 /// meanwhile gave it from what it wrote).
 pub fn render(tx: &Tx, shipments: &[ShipmentRecord]) -> Result<()> {
     for s in shipments {
+        let repr = wire::Repr::of(s);
+        let (id_at, status_at) = repr.gaps.offsets();
         tx.conn
             .prepare_cached(
-                "UPDATE shipments SET repr = ?2, body = '' WHERE id = ?1 AND repr IS NULL",
+                "UPDATE shipments SET repr = ?2, body = '', repr_id_at = ?3, repr_status_at = ?4
+                 WHERE id = ?1 AND repr IS NULL",
             )?
-            .execute(params![s.id, wire::repr(s)])?;
+            .execute(params![s.id, repr.text, id_at, status_at])?;
     }
     Ok(())
 }

@@ -47,7 +47,8 @@ fn v19_keeps_document_jobs_and_takes_test_pages_that_carry_their_content() {
             "V30__shipment_terms_by_key",
             "V31__shipment_product",
             "V32__credential_generation",
-            "V33__shipment_counts_written_by_the_insert"
+            "V33__shipment_counts_written_by_the_insert",
+            "V34__representation_gaps"
         ]
     );
     // V22: an organization made before it asks agents to confirm costly calls.
@@ -239,7 +240,8 @@ fn v21_gives_parcels_booked_before_their_own_numbers_the_number_their_label_carr
             "V30__shipment_terms_by_key",
             "V31__shipment_product",
             "V32__credential_generation",
-            "V33__shipment_counts_written_by_the_insert"
+            "V33__shipment_counts_written_by_the_insert",
+            "V34__representation_gaps"
         ]
     );
 
@@ -305,7 +307,8 @@ fn v30_keeps_the_search_terms_without_the_index_by_shipment_or_the_foreign_key()
             "V30__shipment_terms_by_key",
             "V31__shipment_product",
             "V32__credential_generation",
-            "V33__shipment_counts_written_by_the_insert"
+            "V33__shipment_counts_written_by_the_insert",
+            "V34__representation_gaps"
         ]
     );
     assert_eq!(

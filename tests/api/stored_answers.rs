@@ -185,3 +185,68 @@ async fn shipments_stored_before_answer_the_same_and_are_given_their_representat
     ];
     assert!(rendered == before, "answers changed: {rendered:?}");
 }
+
+/// The stored offsets of a shipment's row (V34), checked to be where its representation's
+/// `"id"` and `"status"` members begin.
+fn offsets_fit(shop: &Shop, id: &str) -> bool {
+    let text = |sql: &str| shop.app.db_text(sql, &[id]).unwrap_or_default();
+    let repr = text("SELECT repr FROM shipments WHERE id = ?1");
+    let at = |column: &str| -> usize {
+        text(&format!(
+            "SELECT CAST({column} AS TEXT) FROM shipments WHERE id = ?1"
+        ))
+        .parse()
+        .unwrap_or(usize::MAX)
+    };
+    let (id_at, status_at) = (at("repr_id_at"), at("repr_status_at"));
+    repr.as_bytes()
+        .get(id_at..)
+        .is_some_and(|t| t.starts_with(b",\"id\":"))
+        && repr
+            .as_bytes()
+            .get(status_at..)
+            .is_some_and(|t| t.starts_with(b",\"status\":"))
+}
+
+/// A get writes its answer around the offsets every write stores with the representation;
+/// a row without them (written before V34), or with offsets that do not fit, answers the same.
+#[tokio::test]
+async fn a_get_is_written_around_the_stored_offsets_and_answers_the_same_without_them() {
+    let shop = Shop::new().await;
+    let rule = shop
+        .app
+        .create_rule(
+            &shop.org,
+            rule_body(&id_of(&shop.carrier), &id_of(&shop.address)),
+        )
+        .await;
+    let id = id_of(&shop.create(shop.body()).await);
+    assert!(offsets_fit(&shop, &id), "a create stores them");
+    shop.post(
+        &id,
+        "/apply-shipping-rule",
+        json!({"shippingRuleId": id_of(&rule)}),
+    )
+    .await
+    .expect(200);
+    let booked = shop.app.book_shipment(&shop.org, &id).await;
+    assert!(offsets_fit(&shop, &id), "every write stores them");
+    let get = text_of(&shop, &shop.path(&id, "")).await;
+    assert_eq!(get, serde_json::to_string(&booked).unwrap_or_default());
+    assert_eq!(get, canonical(&get));
+
+    for (id_at, status_at) in [(None, None), (Some("1"), Some("2"))] {
+        let set = match (id_at, status_at) {
+            (Some(a), Some(b)) => format!("repr_id_at = {a}, repr_status_at = {b}"),
+            _ => "repr_id_at = NULL, repr_status_at = NULL".to_string(),
+        };
+        assert_eq!(
+            shop.app.db_execute(
+                &format!("UPDATE shipments SET {set} WHERE id = ?1"),
+                &[&id]
+            ),
+            1
+        );
+        assert_eq!(text_of(&shop, &shop.path(&id, "")).await, get, "{set}");
+    }
+}

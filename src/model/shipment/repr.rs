@@ -20,10 +20,62 @@ use crate::model::{
 /// Where the members a representation leaves out of a new shipment's answer go: the offsets of
 /// the `,` before the `"id"` member (`documents` goes there) and before the `"status"` member
 /// (`shippingRule` and `shippingRuleId`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Gaps {
-    pub(super) id: usize,
-    pub(super) status: usize,
+    id: usize,
+    status: usize,
+}
+
+impl Gaps {
+    /// The offsets as stored (`repr_id_at`, `repr_status_at`).
+    pub fn at(id: i64, status: i64) -> Option<Gaps> {
+        Some(Gaps {
+            id: usize::try_from(id).ok()?,
+            status: usize::try_from(status).ok()?,
+        })
+    }
+
+    /// The offsets, to store.
+    pub fn offsets(&self) -> (i64, i64) {
+        let stored = |at: usize| i64::try_from(at).unwrap_or(i64::MAX);
+        (stored(self.id), stored(self.status))
+    }
+
+    /// Whether they are where `repr`'s `"id"` and `"status"` members begin (a representation
+    /// written with them always is; anything else is merged instead).
+    pub fn fit(&self, repr: &str) -> bool {
+        let text = repr.as_bytes();
+        self.id < self.status
+            && text
+                .get(self.id..)
+                .is_some_and(|t| t.starts_with(b",\"id\":"))
+            && text
+                .get(self.status..)
+                .is_some_and(|t| t.starts_with(b",\"status\":"))
+    }
+
+    /// `repr` with `documents` before `"id"`, and `shippingRule` and `shippingRuleId` before
+    /// `"status"` (JSON texts each), the gaps fitting it.
+    pub(super) fn fill(
+        &self,
+        repr: &str,
+        documents: &[u8],
+        rule: &[u8],
+        rule_id: &[u8],
+        out: &mut Vec<u8>,
+    ) {
+        let text = repr.as_bytes();
+        out.reserve(text.len() + documents.len() + rule.len() + rule_id.len() + 48);
+        out.extend_from_slice(&text[..self.id]);
+        out.extend_from_slice(b",\"documents\":");
+        out.extend_from_slice(documents);
+        out.extend_from_slice(&text[self.id..self.status]);
+        out.extend_from_slice(b",\"shippingRule\":");
+        out.extend_from_slice(rule);
+        out.extend_from_slice(b",\"shippingRuleId\":");
+        out.extend_from_slice(rule_id);
+        out.extend_from_slice(&text[self.status..]);
+    }
 }
 
 /// The representation of `s`: its public JSON but `shippingRuleId` (`wire::repr`).

@@ -1,6 +1,8 @@
 //! A shipment's stored representation (the `repr` column) and the answers written from it: the
 //! full form and the list item, byte for byte what their models serialize to.
 
+pub use super::repr::Gaps;
+
 use crate::model::{
     document::Document,
     shipment::ShipmentRecord,
@@ -42,29 +44,23 @@ pub fn repr(s: &ShipmentRecord) -> String {
     super::repr::write(s)
 }
 
-/// A new shipment's representation, with where the members it leaves out go, so that its
-/// answer (`answer`) is written without reading the representation again.
+/// A shipment's representation with where the members it leaves out go, written and stored
+/// together, so that answers are written around them (`full_at`) without reading it again.
 #[derive(Clone)]
-pub struct NewRepr {
+pub struct Repr {
     pub text: String,
-    gaps: super::repr::Gaps,
+    pub gaps: Gaps,
 }
 
-impl NewRepr {
-    pub fn of(s: &ShipmentRecord) -> NewRepr {
+impl Repr {
+    pub fn of(s: &ShipmentRecord) -> Repr {
         let (text, gaps) = super::repr::write_marked(s);
-        NewRepr { text, gaps }
+        Repr { text, gaps }
     }
 
-    /// `full` of the new shipment: no documents, no rule.
-    pub fn answer(&self, out: &mut Vec<u8>) {
-        let (text, gaps) = (self.text.as_bytes(), self.gaps);
-        out.reserve(text.len() + 64);
-        out.extend_from_slice(&text[..gaps.id]);
-        out.extend_from_slice(b",\"documents\":[]");
-        out.extend_from_slice(&text[gaps.id..gaps.status]);
-        out.extend_from_slice(b",\"shippingRule\":null,\"shippingRuleId\":null");
-        out.extend_from_slice(&text[gaps.status..]);
+    /// `full` of a new shipment: no documents, no rule.
+    pub fn new_answer(&self, out: &mut Vec<u8>) {
+        self.gaps.fill(&self.text, b"[]", b"null", b"null", out);
     }
 }
 
@@ -105,6 +101,29 @@ pub fn full(
         (RULE_ID, &rule_id),
     ];
     wire::merge(repr, |_| true, &extra, out)
+}
+
+/// `full`, written around the representation's gaps when its row has them and they fit it (a
+/// row written before V34 has none): the same bytes without reading the representation.
+pub fn full_at(
+    repr: &str,
+    gaps: Option<Gaps>,
+    shipping_rule_id: Option<&str>,
+    documents: &[Document],
+    rule: Option<&ShippingRuleSummary>,
+    out: &mut Vec<u8>,
+) -> serde_json::Result<()> {
+    let Some(gaps) = gaps.filter(|g| g.fit(repr)) else {
+        return full(repr, shipping_rule_id, documents, rule, out);
+    };
+    let list = documents_json(documents);
+    let rule = match rule {
+        Some(rule) => wire::to_vec(rule),
+        None => b"null".to_vec(),
+    };
+    let rule_id = serde_json::to_vec(&shipping_rule_id)?;
+    gaps.fill(repr, &list, &rule, &rule_id, out);
+    Ok(())
 }
 
 /// `ShipmentListItem` from the representation and the JSON of the sender address.
@@ -184,16 +203,39 @@ mod tests {
         #[test]
         fn a_new_shipments_answer_is_the_models(mut shipment in record()) {
             shipment.shipping_rule_id = None;
-            let written = NewRepr::of(&shipment);
+            let written = Repr::of(&shipment);
             prop_assert_eq!(&written.text, &repr(&shipment));
             let mut out = Vec::new();
-            written.answer(&mut out);
+            written.new_answer(&mut out);
             let model = Shipment {
                 shipment,
                 documents: Vec::new(),
                 shipping_rule: None,
             };
             prop_assert_eq!(String::from_utf8(out).expect("utf-8"), String::from_utf8(wire::to_vec(&model)).expect("utf-8"));
+        }
+
+        #[test]
+        fn the_full_form_around_the_gaps_is_the_merged_one(
+            shipment in record(),
+            documents in prop::collection::vec(document(), 0..3),
+            rule in prop::option::of(rule_summary()),
+        ) {
+            let written = Repr::of(&shipment);
+            let rule_id = shipment.shipping_rule_id.as_deref();
+            let mut merged = Vec::new();
+            full(&written.text, rule_id, &documents, rule.as_ref(), &mut merged).expect("merges");
+            let mut around = Vec::new();
+            full_at(&written.text, Some(written.gaps), rule_id, &documents, rule.as_ref(), &mut around)
+                .expect("writes");
+            prop_assert_eq!(&around, &merged);
+            // Gaps that do not fit the representation (another's) are not used.
+            let other = Gaps::at(1, 2).expect("offsets");
+            prop_assert!(!other.fit(&written.text));
+            let mut fallback = Vec::new();
+            full_at(&written.text, Some(other), rule_id, &documents, rule.as_ref(), &mut fallback)
+                .expect("merges");
+            prop_assert_eq!(&fallback, &merged);
         }
 
         #[test]

@@ -10,9 +10,7 @@ use crate::{
     model::{
         ids,
         sender_address::SenderAddress,
-        shipment::{
-            self, Party, Shipment, ShipmentBody, ShipmentIn, ShipmentRecord, wire::NewRepr,
-        },
+        shipment::{self, Party, Shipment, ShipmentBody, ShipmentIn, ShipmentRecord, wire::Repr},
         status::ShipmentStatus,
         validate::Violations,
     },
@@ -51,7 +49,7 @@ pub async fn create_json(
 ) -> Result<Vec<u8>> {
     let (_, repr) = create_stored(ctx, caller, org_id, input).await?;
     let mut out = Vec::new();
-    repr.answer(&mut out);
+    repr.new_answer(&mut out);
     Ok(out)
 }
 
@@ -62,7 +60,7 @@ async fn create_stored(
     caller: &Pending,
     org_id: &str,
     input: Input<ShipmentIn>,
-) -> Result<(ShipmentRecord, NewRepr)> {
+) -> Result<(ShipmentRecord, Repr)> {
     let grant = caller.authorize(ctx, org_id, &ops::CREATE_SHIPMENT)?;
     let org = org_id.to_string();
     let check = |new: &ShipmentIn, errors: &mut Violations| {
@@ -107,19 +105,16 @@ async fn create_stored(
         None => Ok(()),
     };
     let Some(address) = address else {
-        let (shipment, _) = ctx
+        return ctx
             .commit_as(
                 grant,
                 move |tx| {
                     confirmed(tx, &org_id)?;
                     create_in(tx, &org_id, id, new, now)
                 },
-                move |(shipment, _): &(ShipmentRecord, String)| answer(shipment),
+                move |(shipment, _): &(ShipmentRecord, Repr)| answer(shipment),
             )
-            .await?;
-        // Rare: the first create from an address this process has not kept yet.
-        let repr = NewRepr::of(&shipment);
-        return Ok((shipment, repr));
+            .await;
     };
     // The writer may run the create again, so it only reads what was prepared, and hands out
     // the shipment only when it had to build it again; the writer lets go of its share
@@ -133,7 +128,7 @@ async fn create_stored(
                 confirmed(tx, &job.shipment.org_id)?;
                 job.create_in(tx, &kept.senders)
             },
-            move |rebuilt: &Option<(ShipmentRecord, NewRepr)>| match rebuilt {
+            move |rebuilt: &Option<(ShipmentRecord, Repr)>| match rebuilt {
                 Some((shipment, _)) => answer(shipment),
                 None => answer(&told.shipment),
             },
@@ -148,7 +143,7 @@ async fn create_stored(
 /// A new shipment built, and its representation written, before its write.
 struct Prepared {
     shipment: ShipmentRecord,
-    repr: NewRepr,
+    repr: Repr,
     /// The sender address it was built from.
     address: SenderAddress,
     /// Whether its sender party is the address's (the body named none).
@@ -159,7 +154,7 @@ impl Prepared {
     fn new(id: String, new: ShipmentIn, org_id: &str, address: SenderAddress, now: String) -> Self {
         let sender_from_address = !new.parties.iter().any(|p| p.kind == "sender");
         let shipment = build(id, new, org_id, &address, now);
-        let repr = NewRepr::of(&shipment);
+        let repr = Repr::of(&shipment);
         Prepared {
             shipment,
             repr,
@@ -172,7 +167,7 @@ impl Prepared {
     /// party taken from an address changed meanwhile is taken again (and the address kept in
     /// `senders` forgotten): the shipment and its representation when built again. It changes
     /// nothing of `self`, so that the writer may run it again.
-    fn create_in(&self, tx: &Tx, senders: &Senders) -> Result<Option<(ShipmentRecord, NewRepr)>> {
+    fn create_in(&self, tx: &Tx, senders: &Senders) -> Result<Option<(ShipmentRecord, Repr)>> {
         let s = &self.shipment;
         let new_refs = References {
             sender_address_id: &s.sender_address_id,
@@ -193,20 +188,20 @@ impl Prepared {
         if let Some(order_id) = &shipment.order_id {
             open_order(tx, &shipment.org_id, order_id)?;
         }
-        save(tx, shipment, Change::Created(Some(&repr.text)), &[])?;
+        save(tx, shipment, Change::Created(Some(repr)), &[])?;
         Ok(rebuilt)
     }
 
     /// The shipment and its representation with the sender party taken again from `current`,
     /// the sender address as the write reads it, when the shipment took it from the address and
     /// the address changed since.
-    fn rebased(&self, current: &SenderAddress) -> Option<(ShipmentRecord, NewRepr)> {
+    fn rebased(&self, current: &SenderAddress) -> Option<(ShipmentRecord, Repr)> {
         if !self.sender_from_address || *current == self.address {
             return None;
         }
         let mut shipment = self.shipment.clone();
         shipment.body.parties[0] = sender_party(current);
-        let repr = NewRepr::of(&shipment);
+        let repr = Repr::of(&shipment);
         Some((shipment, repr))
     }
 }
@@ -226,7 +221,7 @@ pub(crate) fn create_in(
     id: String,
     new: ShipmentIn,
     now: String,
-) -> Result<(ShipmentRecord, String)> {
+) -> Result<(ShipmentRecord, Repr)> {
     let mut errors = Violations::new();
     let address = references(tx, org_id, &new, &mut errors)?;
     errors.finish()?;
@@ -235,7 +230,8 @@ pub(crate) fn create_in(
         open_order(tx, org_id, order_id)?;
     }
     let shipment = build(id, new, org_id, &address, now);
-    let repr = save(tx, &shipment, Change::Created(None), &[])?;
+    let repr = Repr::of(&shipment);
+    save(tx, &shipment, Change::Created(Some(&repr)), &[])?;
     Ok((shipment, repr))
 }
 

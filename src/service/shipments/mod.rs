@@ -7,7 +7,7 @@ use crate::{
     model::{
         document::Document,
         event::EventKind,
-        shipment::{self, Shipment, ShipmentListItem, ShipmentPage, ShipmentRecord},
+        shipment::{Shipment, ShipmentListItem, ShipmentPage, ShipmentRecord, wire::Repr},
         status::ShipmentStatus,
         validate::Violations,
     },
@@ -71,7 +71,7 @@ pub(crate) fn view(db: &Reader, org_id: &str, id: &str) -> Result<Shipment> {
 pub(crate) enum Change<'a> {
     /// A new shipment, with its representation when the caller wrote it beforehand (off the
     /// writer's thread).
-    Created(Option<&'a str>),
+    Created(Option<&'a Repr>),
     /// The shipment as it was before.
     Updated(&'a ShipmentRecord),
     Deleted,
@@ -81,14 +81,13 @@ pub(crate) enum Change<'a> {
 /// and the documents it gained are written, a new shipment is counted for the plan, the order
 /// the shipment belongs to is marked to be settled once before commit (DESIGN §8), the
 /// events of DESIGN §9 are emitted with the shipment as it now is, and the receiver's e-mail
-/// about it is queued. What it stored as the shipment's representation (nothing for
-/// a deletion).
+/// about it is queued.
 pub(crate) fn save(
     tx: &Tx,
     shipment: &ShipmentRecord,
     change: Change,
     new_documents: &[Document],
-) -> Result<String> {
+) -> Result<()> {
     // A pending shipment may be held by a booking: nothing else changes it meanwhile.
     match change {
         Change::Updated(before) if before.status == ShipmentStatus::Pending => booking::guard(
@@ -102,21 +101,17 @@ pub(crate) fn save(
         }
         _ => {}
     }
-    let repr = match change {
+    match change {
         Change::Created(repr) => {
             billing::count_shipment(tx, &shipment.org_id, &shipment.created_at)?;
-            let repr = match repr {
-                Some(repr) => repr.to_string(),
-                None => shipment::wire::repr(shipment),
-            };
-            store::shipments::insert(tx, shipment, repr)?
+            match repr {
+                Some(repr) => store::shipments::insert(tx, shipment, repr)?,
+                None => store::shipments::insert(tx, shipment, &Repr::of(shipment))?,
+            }
         }
         Change::Updated(before) => store::shipments::update(tx, before, shipment)?,
-        Change::Deleted => {
-            store::shipments::delete(tx, shipment)?;
-            String::new()
-        }
-    };
+        Change::Deleted => store::shipments::delete(tx, shipment)?,
+    }
     for document in new_documents {
         store::documents::insert(tx, document)?;
     }
@@ -179,7 +174,7 @@ pub(crate) fn save(
         }
         Change::Deleted => {}
     }
-    Ok(repr)
+    Ok(())
 }
 
 /// Whether anything but the tracking (and the time of the change) differs.

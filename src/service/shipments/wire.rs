@@ -29,8 +29,15 @@ pub async fn get_json(ctx: &Ctx, caller: &Pending, org_id: &str, id: &str) -> Re
         let rule_id = stored.shipping_rule_id.as_deref();
         let rule = store::shipping_rules::summary(db, org_id, rule_id)?;
         let mut out = Vec::with_capacity(stored.repr.len() + 128);
-        wire::full(&stored.repr, rule_id, &documents, rule.as_ref(), &mut out)
-            .map_err(|e| json::broken("shipment", e))?;
+        wire::full_at(
+            &stored.repr,
+            stored.gaps,
+            rule_id,
+            &documents,
+            rule.as_ref(),
+            &mut out,
+        )
+        .map_err(|e| json::broken("shipment", e))?;
         Ok(out)
     })
 }

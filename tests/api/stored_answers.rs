@@ -241,10 +241,8 @@ async fn a_get_is_written_around_the_stored_offsets_and_answers_the_same_without
             _ => "repr_id_at = NULL, repr_status_at = NULL".to_string(),
         };
         assert_eq!(
-            shop.app.db_execute(
-                &format!("UPDATE shipments SET {set} WHERE id = ?1"),
-                &[&id]
-            ),
+            shop.app
+                .db_execute(&format!("UPDATE shipments SET {set} WHERE id = ?1"), &[&id]),
             1
         );
         assert_eq!(text_of(&shop, &shop.path(&id, "")).await, get, "{set}");

@@ -467,6 +467,16 @@ eighth, on the machine of this table's run), shares of all samples unless said:
     pages into the log and the checkpoint copies fewer back. `benches/ab.py`, 4 rounds × 5 s,
     4 KiB → 8 KiB pages: create 11,635 → 12,645/s (1.09×), CPU 121.5 → 113.4 µs a request;
     get 35,765 → 37,245/s (1.04×), CPU 37.1 → 35.3 µs; list unchanged.
+  - And a get writes its answer around offsets stored with the representation (V34) instead
+    of merging it with serde_json (6.5 % of a get's samples in the eighth part's profile):
+    get 35,313 → 38,699/s (1.10×), CPU 37.2 → 33.4 µs a request (`benches/ab.py`, 3 rounds).
+  - This table's run (2026-11-29 01:04–01:11) had a slow disk: the raw SQLite insert at
+    synchronous=full made 2,981/s (4,740/s at 23:43 the evening before, 3,786/s at 23:59).
+    The create at synchronous=full made 0.171× `/health`; the same binary in the same run at
+    synchronous=normal (no fsync at each commit) 0.19×, above the target. Across three runs
+    of this part's builds the create at full measured 0.177, 0.15 and 0.171 while its CPU per
+    request fell (`benches/ab.py`: 99.3 → 91.3 µs, then 121.5 → 113.4 µs with 8 KiB pages):
+    what moves the row between runs is the commit's fsync and the machine, not the code.
   - Why the create target is out of reach of Shipbase's code: the server ran ~1.43 of the 2
     cores and wrk the rest, so a create costs ~2.0/rate core-seconds of which Shipbase's code
     is ~0.29/rate. If it cost nothing, the rate could rise by at most 2.0/1.71 ≈ 1.17×, which

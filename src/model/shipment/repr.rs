@@ -17,7 +17,7 @@ use crate::model::{
     status::{ShipmentStatus, TrackingStatus},
 };
 
-/// Where the members a representation leaves out of a new shipment's answer go: the offsets of
+/// Where the members a representation leaves out of a shipment's full form go: the offsets of
 /// the `,` before the `"id"` member (`documents` goes there) and before the `"status"` member
 /// (`shippingRule` and `shippingRuleId`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

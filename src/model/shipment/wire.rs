@@ -89,22 +89,12 @@ pub fn full(
     rule: Option<&ShippingRuleSummary>,
     out: &mut Vec<u8>,
 ) -> serde_json::Result<()> {
-    let list = documents_json(documents);
-    let rule = match rule {
-        Some(rule) => wire::to_vec(rule),
-        None => b"null".to_vec(),
-    };
-    let rule_id = serde_json::to_vec(&shipping_rule_id)?;
-    let extra: [Member; 3] = [
-        ("documents", &list),
-        ("shippingRule", &rule),
-        (RULE_ID, &rule_id),
-    ];
-    wire::merge(repr, |_| true, &extra, out)
+    full_at(repr, None, shipping_rule_id, documents, rule, out)
 }
 
 /// `full`, written around the representation's gaps when its row has them and they fit it (a
-/// row written before V34 has none): the same bytes without reading the representation.
+/// row written before V34 has none): the same bytes without reading the representation;
+/// merged from it otherwise.
 pub fn full_at(
     repr: &str,
     gaps: Option<Gaps>,
@@ -113,17 +103,26 @@ pub fn full_at(
     rule: Option<&ShippingRuleSummary>,
     out: &mut Vec<u8>,
 ) -> serde_json::Result<()> {
-    let Some(gaps) = gaps.filter(|g| g.fit(repr)) else {
-        return full(repr, shipping_rule_id, documents, rule, out);
-    };
     let list = documents_json(documents);
     let rule = match rule {
         Some(rule) => wire::to_vec(rule),
         None => b"null".to_vec(),
     };
     let rule_id = serde_json::to_vec(&shipping_rule_id)?;
-    gaps.fill(repr, &list, &rule, &rule_id, out);
-    Ok(())
+    match gaps.filter(|g| g.fit(repr)) {
+        Some(gaps) => {
+            gaps.fill(repr, &list, &rule, &rule_id, out);
+            Ok(())
+        }
+        None => {
+            let extra: [Member; 3] = [
+                ("documents", &list),
+                ("shippingRule", &rule),
+                (RULE_ID, &rule_id),
+            ];
+            wire::merge(repr, |_| true, &extra, out)
+        }
+    }
 }
 
 /// `ShipmentListItem` from the representation and the JSON of the sender address.

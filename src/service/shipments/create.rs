@@ -100,8 +100,8 @@ async fn create_stored(
     let grant = grant.on(&id);
     // The credential, when kept, is confirmed first thing in the write's transaction.
     let (confirm, kept) = (caller.to_confirm(), ctx.clone());
-    let confirmed = move |tx: &Tx, org_id: &str| match &confirm {
-        Some(caller) => caller.confirm_for(&kept, tx, org_id, &ops::CREATE_SHIPMENT),
+    let confirmed = move |tx: &Tx, ctx: &Ctx, org_id: &str| match &confirm {
+        Some(caller) => caller.confirm_for(ctx, tx, org_id, &ops::CREATE_SHIPMENT),
         None => Ok(()),
     };
     let Some(address) = address else {
@@ -109,7 +109,7 @@ async fn create_stored(
             .commit_as(
                 grant,
                 move |tx| {
-                    confirmed(tx, &org_id)?;
+                    confirmed(tx, &kept, &org_id)?;
                     create_in(tx, &org_id, id, new, now)
                 },
                 move |(shipment, _): &(ShipmentRecord, Repr)| answer(shipment),
@@ -120,12 +120,12 @@ async fn create_stored(
     // the shipment only when it had to build it again; the writer lets go of its share
     // before the answer comes.
     let prepared = Arc::new(Prepared::new(id, new, &org_id, address, now));
-    let (job, told, kept) = (prepared.clone(), prepared.clone(), ctx.clone());
+    let (job, told) = (prepared.clone(), prepared.clone());
     let rebuilt = ctx
         .commit_again_as(
             grant,
             move |tx| {
-                confirmed(tx, &job.shipment.org_id)?;
+                confirmed(tx, &kept, &job.shipment.org_id)?;
                 job.create_in(tx, &kept.senders)
             },
             move |rebuilt: &Option<(ShipmentRecord, Repr)>| match rebuilt {

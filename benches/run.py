@@ -382,7 +382,7 @@ def main():
 
 # Where the time goes for each target not met, from benches/profile_row.py (perf with DWARF call
 # graphs of the release binary); re-profile after a change and rewrite this text.
-PROFILE = """## Where the time goes (profiles after issue 30's tenth part)
+PROFILE = """## Where the time goes (profiles after issue 30's eleventh part)
 
 `benches/profile_row.py BIN ROW [FUNCTION [DEPTH]]`: `perf record --call-graph dwarf` of the
 release server while wrk drives one row (2026-11-27; the workbench and the half-rate row
@@ -470,19 +470,51 @@ eighth, on the machine of this table's run), shares of all samples unless said:
   - And a get writes its answer around offsets stored with the representation (V34) instead
     of merging it with serde_json (6.5 % of a get's samples in the eighth part's profile):
     get 35,313 → 38,699/s (1.10×), CPU 37.2 → 33.4 µs a request (`benches/ab.py`, 3 rounds).
-  - This table's run (2026-11-29 01:04–01:11) had a slow disk: the raw SQLite insert at
+  - The tenth part's table (2026-11-29 01:04–01:11) had a slow disk: the raw SQLite insert at
     synchronous=full made 2,981/s (4,740/s at 23:43 the evening before, 3,786/s at 23:59).
-    The create at synchronous=full made 0.171× `/health`; the same binary in the same run at
-    synchronous=normal (no fsync at each commit) 0.19×, above the target. Across three runs
-    of this part's builds the create at full measured 0.177, 0.15 and 0.171 while its CPU per
-    request fell (`benches/ab.py`: 99.3 → 91.3 µs, then 121.5 → 113.4 µs with 8 KiB pages):
-    what moves the row between runs is the commit's fsync and the machine, not the code.
-  - Why the create target is out of reach of Shipbase's code: the server ran ~1.43 of the 2
-    cores and wrk the rest, so a create costs ~2.0/rate core-seconds of which Shipbase's code
-    is ~0.29/rate. If it cost nothing, the rate could rise by at most 2.0/1.71 ≈ 1.17×, which
-    takes the create row's ratio to this table's figure × 1.17. What remains is the HTTP stack
-    (hyper, poem, tokio; `writev` alone 7.8 %), serde_json, SQLite's B-tree, WAL and commit
-    work, and the kernel's page cache and fsync.
+    The create at synchronous=full made 0.171× `/health` there, and 0.19× at
+    synchronous=normal. Across three runs of that part's builds the create at full measured
+    0.177, 0.15 and 0.171 while its CPU per request fell: what moves the row between runs is
+    the commit's sync and the machine.
+  - What bounds the create (eleventh part, 2026-11-29 night, `benches/create_path.py`: each
+    run's machine and writer accounted from /proc and perf's sync tracepoints, the closed
+    loop of this table's row): the writer. Its thread spent 64–67 % of the run's wall time on
+    the CPU and 32–37 % in the log's sync at each commit, and 0–3 % waiting for jobs, while
+    the machine stayed 20–22 % idle (`/health` leaves it 2–5 % idle). A commit took 27 creates
+    (the other connections' requests were in the workers, on the wire or in wrk), its sync
+    0.52–0.63 ms. So a create costs the writer ~40 µs of CPU plus a 27th of a sync (~21 µs):
+    ~15–17k/s on this machine, whatever the workers do.
+  - What the writer's CPU is (`benches/profile_row.py` of e10cde1, before the sync change
+    below: 5,485 samples, 13,876/s under perf; the writer's thread 45 % of the server's
+    samples): the kernel 46 % (writing the
+    commit's log frames into the page cache, ~54 pages of 8 KiB a commit, and submitting the
+    sync), SQLite's own C code 35 % (the row's insert into its table and seven index B-trees,
+    the search terms' B-tree, the audit entry, the counters, the WAL frames' checksums), libc
+    5 % (SQLite's copies), rusqlite 3 %, the Rust library code our code calls 6 % (UTF-8
+    checks of the rows read, collecting the search terms), mimalloc 1 %, and Shipbase's own
+    functions 4 %. Shipbase's code is thus at most ~10 % of the writer's CPU, ~6 % of its cycle
+    with the sync: if it cost nothing, the create could rise by ~6 %.
+  - What the schema costs there, measured by dropping or changing indexes in the running
+    server's database (`benches/ab.py`-style rounds, same binary on both sides): without the
+    two indexes that earn least (`shipments_sender_address`, which keeps a sender address's
+    delete from scanning the shipments, and `shipments_org_updated`, the live lists' change
+    marker) 13,520 → 13,628/s and 105.3 → 105.7 µs of CPU a create (4 rounds): within the
+    noise, so both stay; the two newest-first indexes made ascending (SQLite reads them
+    backwards as fast) 14,856 → 15,112/s, 95.9 → 94.5 µs (4 rounds), within the noise too.
+    The log's pages a commit (WAL frames mapped to their B-trees): search terms 14, the table
+    9–10, each of the seven indexes 2–5, the audit log 4, page 1, the two counters 1 each.
+  - SQLite's sync: the bundled build had no `HAVE_FDATASYNC` (SQLite's configure script sets
+    it on Linux; the bundled build has no configure step), so every commit called `fsync`,
+    which also writes the log's inode (its times) and so commits the file system's journal.
+    With `fdatasync` (eleventh part): the sync 0.62–0.63 → 0.52–0.58 ms, the create 15,185–
+    16,026 → 15,845–16,627/s and the server's CPU 88.1–92.5 → 86.5–87.6 µs a create (three
+    alternating runs each of `benches/create_path.py`).
+  - So what remains of a create's cost is outside Shipbase's code: the writer's cycle is the
+    file system's sync (a third) and SQLite's and the kernel's work of the row's B-trees and
+    log (nine tenths of the rest); in the workers, where the machine has a fifth to spare,
+    the HTTP stack (hyper, poem, tokio; `writev`), serde_json decoding the 1.45 kB body, and
+    wrk. The row's ratio moves with `/health` and the disk between runs (`/health` measured
+    67k to 95k/s on this machine the same night, the create 13.5k to 17.5k/s).
 - **create at half the peak rate**: met in this table's run (p99 5.66 ms at 5,408/s asked). On
   the morning's machine (another disk; the run of 09:38 had 61.65 ms) the tail was the
   commit's file-system work, not a queue in Shipbase's code. `benches/sync_tail.py` (perf's fsync/fdatasync tracepoints) over three 10 s runs at
@@ -501,6 +533,16 @@ eighth, on the machine of this table's run), shares of all samples unless said:
   22–26 ms, the checkpoints' syncs of the file then taking 13.5 ms at the median. The table's
   run had a 62 ms p99 (one stall of the file system: the log's fsync reached 114 ms in one of
   the runs above). hey's bursts of 32 (its workers tick together) gave 21–27 ms.
+- **PostgreSQL's create, before and after**: the table's "before" figures come from the run
+  that measured the previous release (2026-11-28 17:12), on another throwaway cluster. On one
+  cluster, the same night, alternating the two binaries (one process, 8 s, 64 connections, two
+  rounds each): the previous release 568 and 534/s, this build 609 and 661/s. So PostgreSQL's
+  create did not fall: the clusters differed. Its writer makes one round trip per statement
+  over TLS, and a create's statements run one after another in the batch's transaction.
+- **book with a PDF label** (its ≥ 2k/s target is the first benchmark issue's, not issue 30's):
+  2,227–2,257/s before issue 24's search terms (their earlier measurements below: the
+  tracking numbers' terms cost a booking 16 %), 1.1–1.7k/s in this issue's runs. Not
+  profiled again in this issue.
 - **peak RSS**: the server starts in 32 MB (22 MB of it the binary's code and data as mapped);
   the largest row is the workbench's page of 50 over 1,000,000 shipments. With the database
   file memory-mapped, every page a read touched counted as well (the booking row peaked at

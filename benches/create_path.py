@@ -9,9 +9,9 @@ runs `/health` and then creates (synchronous=full, wrk with 64 connections) for 
 the server's CPU time (user + system, from /proc), wrk's, the rest of the machine's busy time
 (the kernel's own threads: the file system's writeback and journal on behalf of the server's
 writes), and the share of the machine left idle. For the create it prints how the writer's
-thread spent the run's wall time: on the CPU (its /proc times), in the log's fsync at each
-commit (perf's fsync and fdatasync tracepoints; no call graphs), and the rest (waiting for jobs), with the
-commits made and the creates a commit took on average.
+thread spent the run's wall time: on the CPU (its /proc times), in the log's sync at each
+commit (perf's fsync and fdatasync tracepoints; no call graphs), and the rest (waiting for
+jobs), with the commits made and the creates a commit took on average.
 
 A closed loop of 64 connections is bound by whichever stage is saturated: when the writer's CPU
 plus its syncs fill its wall time, creates wait for the writer; when the machine has no idle
@@ -39,7 +39,8 @@ import run  # noqa: E402  (reads BIN and SECONDS_PER_RUN when imported)
 TICK = os.sysconf("SC_CLK_TCK")
 EVENTS = ",".join(f"syscalls:sys_{edge}_{call}"
                   for call in ("fsync", "fdatasync") for edge in ("enter", "exit"))
-SYNC = re.compile(r"\s*(\S+)\s+(\d+)\s+\[\d+\]\s+([\d.]+):\s+syscalls:sys_(enter|exit)_f(?:data)?sync")
+SYNC = re.compile(
+    r"\s*(\S+)\s+(\d+)\s+\[\d+\]\s+([\d.]+):\s+syscalls:sys_(enter|exit)_f(?:data)?sync")
 
 
 def cpu(path):
@@ -63,8 +64,8 @@ def writer_thread(pid):
     sys.exit("no shipbase-writer thread")
 
 
-def fsyncs(recording, tid):
-    """The count and total seconds of the thread's fsync and fdatasync calls in a perf recording."""
+def syncs(recording, tid):
+    """The count and total seconds of the thread's syncs (fsync, fdatasync) in a recording."""
     text = subprocess.run(["perf", "script", "-i", recording], capture_output=True, text=True,
                           check=True).stdout
     entered, count, total = None, 0, 0.0
@@ -85,10 +86,9 @@ def measured(server, url, script, writer=None):
     pid = server.proc.pid
     perf = None
     if writer:
-        recording = os.path.join(run.WORK, "fsync.data")
+        recording = os.path.join(run.WORK, "syncs.data")
         perf = subprocess.Popen(
-            ["perf", "record", "-q", "-e", EVENTS,
-             "-t", writer[1], "-o", recording],
+            ["perf", "record", "-q", "-e", EVENTS, "-t", writer[1], "-o", recording],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(0.5)
     server0, writer0 = cpu(f"/proc/{pid}/stat"), cpu(writer[0]) if writer else 0
@@ -105,15 +105,16 @@ def measured(server, url, script, writer=None):
     wrk = (children1.ru_utime + children1.ru_stime) - (children0.ru_utime + children0.ru_stime)
     busy, idle = busy1 - busy0, idle1 - idle0
     line = (f"{result['rps']:,.0f}/s; µs a request: server {(server1 - server0) * per:.1f}, "
-            f"wrk {wrk * per:.1f}, rest of the machine {(busy - (server1 - server0) - wrk) * per:.1f};"
-            f" machine idle {100 * idle / (busy + idle):.0f} %")
+            f"wrk {wrk * per:.1f}, "
+            f"rest of the machine {(busy - (server1 - server0) - wrk) * per:.1f}; "
+            f"machine idle {100 * idle / (busy + idle):.0f} %")
     if perf:
         perf.send_signal(signal.SIGINT)
         perf.wait()
-        commits, synced = fsyncs(recording, writer[1])
+        commits, synced = syncs(recording, writer[1])
         on_cpu = writer1 - writer0
         line += (f"\n    writer: on the CPU {100 * on_cpu / wall:.0f} % of the wall time, in the"
-                 f" log's fsync {100 * synced / wall:.0f} %, waiting for jobs "
+                 f" log's sync {100 * synced / wall:.0f} %, waiting for jobs "
                  f"{100 * (wall - on_cpu - synced) / wall:.0f} %; {commits:,} commits "
                  f"({requests / max(commits, 1):.1f} creates a commit, sync "
                  f"{1000 * synced / max(commits, 1):.2f} ms on average), "

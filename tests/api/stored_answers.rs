@@ -4,6 +4,7 @@
 //! the same until housekeeping gives them one.
 
 use serde_json::{Map, Value, json};
+use shipbase::model::shipment::wire::Gaps;
 
 use crate::fixtures::{Shop, id_of, rule_body};
 
@@ -190,22 +191,15 @@ async fn shipments_stored_before_answer_the_same_and_are_given_their_representat
 /// `"id"` and `"status"` members begin.
 fn offsets_fit(shop: &Shop, id: &str) -> bool {
     let text = |sql: &str| shop.app.db_text(sql, &[id]).unwrap_or_default();
-    let repr = text("SELECT repr FROM shipments WHERE id = ?1");
-    let at = |column: &str| -> usize {
+    let at = |column: &str| -> i64 {
         text(&format!(
             "SELECT CAST({column} AS TEXT) FROM shipments WHERE id = ?1"
         ))
         .parse()
-        .unwrap_or(usize::MAX)
+        .unwrap_or(-1)
     };
-    let (id_at, status_at) = (at("repr_id_at"), at("repr_status_at"));
-    repr.as_bytes()
-        .get(id_at..)
-        .is_some_and(|t| t.starts_with(b",\"id\":"))
-        && repr
-            .as_bytes()
-            .get(status_at..)
-            .is_some_and(|t| t.starts_with(b",\"status\":"))
+    Gaps::at(at("repr_id_at"), at("repr_status_at"))
+        .is_some_and(|gaps| gaps.fit(&text("SELECT repr FROM shipments WHERE id = ?1")))
 }
 
 /// A get writes its answer around the offsets every write stores with the representation;
